@@ -1,0 +1,131 @@
+/*
+ * selector.h: the path-selector contract, in the shape and with the names
+ * of the kernel's drivers/md/dm-path-selector.h, so that every operation
+ * can be read next to the kernel function it mirrors.
+ *
+ * The one deliberate difference from the kernel: nothing here reads a
+ * clock.  select_path, start_io and end_io are handed the simulated `now`
+ * (ktime_get_ns() in ns since boot) by the multipath device.
+ *
+ * Ownership: the simulator owns the paths (struct ps_path).  A selector
+ * type declares the size of its context (ctx_size) and of its per-path
+ * state (path_size); ps_init() and ps_add_path() calloc both and
+ * ps_exit() frees both, so a selector cannot leak.  A selector keeps its
+ * own valid and failed lists inside that state, as the kernel's do.
+ */
+#ifndef MPSIM_SELECTOR_H
+#define MPSIM_SELECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../sim/sim.h"
+
+/* The kernel's DM_PS_USE_HR_TIMER: bio-based dm-mpath (5.19+) stamps the
+ * I/O with ktime_get_ns() right after selection instead of jiffies. */
+#define PS_USE_HR_TIMER		0x1
+
+/* Most words a selector or per-path argument string may hold. */
+#define PS_MAX_ARGS		16
+
+/* The framework's view of one path (the kernel's struct dm_path). */
+struct ps_path {
+	const char *name;	/* the path's name, e.g. "sdd" */
+	unsigned index;		/* position in table order, from 0 */
+	void *ps_ctx;		/* the selector's per-path state (pscontext) */
+};
+
+/* One selector instance (the kernel's struct path_selector). */
+struct path_selector {
+	const struct ps_type *type;
+	void *context;		/* the selector's state, ctx_size bytes */
+};
+
+enum ps_status_type {
+	PS_STATUS_INFO,		/* STATUSTYPE_INFO: live counters */
+	PS_STATUS_TABLE,	/* STATUSTYPE_TABLE: the arguments in force */
+};
+
+/*
+ * A selector type (the kernel's struct path_selector_type).  Every
+ * function returns 0 or a negative errno; on -EINVAL it leaves a message
+ * naming the selector and the argument in error[ERR_MAX], as the kernel's
+ * `*error = "service-time ps: invalid repeat count"`.
+ */
+struct ps_type {
+	const char *name;	/* kernel name: "historical-service-time" */
+	const char *alias;	/* short name for the command line: "hst" */
+	const char *kernel_file;/* the file it mirrors, for `list selectors` */
+	unsigned features;	/* PS_USE_HR_TIMER or 0 */
+	unsigned table_args;	/* per-path words in a table status */
+	unsigned info_args;	/* per-path words in an info status */
+	size_t ctx_size;	/* bytes of ps->context, zeroed by the core */
+	size_t path_size;	/* bytes of path->ps_ctx, zeroed by the core */
+
+	/* Parse the selector's table arguments into ps->context. */
+	int (*create)(struct path_selector *ps, int argc, char **argv,
+		      char *error);
+	/* Release anything create() or add_path() allocated beyond the two
+	 * zeroed blocks (may be NULL: those are freed by the core). */
+	void (*destroy)(struct path_selector *ps);
+
+	/* Parse the per-path arguments and append the path to the valid
+	 * list (table order becomes list order). */
+	int (*add_path)(struct path_selector *ps, struct ps_path *path,
+			int argc, char **argv, char *error);
+	/* Move the path off the valid list. */
+	void (*fail_path)(struct path_selector *ps, struct ps_path *path);
+	/* Put a failed path back where this selector's kernel code puts it. */
+	int (*reinstate_path)(struct path_selector *ps, struct ps_path *path);
+
+	/* Choose a path for an I/O of nr_bytes at time now; NULL when no
+	 * valid path is usable.  Called for every I/O (kernel >= 4.6). */
+	struct ps_path *(*select_path)(struct path_selector *ps,
+				       size_t nr_bytes, sim_ns now);
+
+	/* Account an I/O that was mapped to path (may be NULL). */
+	int (*start_io)(struct path_selector *ps, struct ps_path *path,
+			size_t nr_bytes, sim_ns now);
+	/* Account its completion; start_time is whatever the multipath
+	 * device's mode stamps (see sim/mpath.c), in that clock's epoch.
+	 * Called for failed I/O too, after fail_path.  May be NULL. */
+	int (*end_io)(struct path_selector *ps, struct ps_path *path,
+		      size_t nr_bytes, uint64_t start_time, sim_ns now);
+
+	/* Print status words for path, or the selector's own words when
+	 * path is NULL; returns the number of characters written. */
+	int (*status)(struct path_selector *ps, struct ps_path *path,
+		      enum ps_status_type type, char *result, size_t maxlen);
+};
+
+/* ---- registry (selectors/selector.c) ---- */
+
+/* Every registered selector type, in registration order. */
+extern const struct ps_type *const ps_types[];
+extern const unsigned ps_nr_types;
+
+/* Look a type up by kernel name or alias; NULL if unknown. */
+const struct ps_type *ps_find(const char *name);
+
+/* ---- instance helpers: the only way the simulator touches ops ---- */
+
+/*
+ * Split a whitespace-separated argument string into at most PS_MAX_ARGS
+ * words in buf (modified in place).  Returns the count, or -EINVAL.
+ */
+int ps_split_args(char *buf, char **argv, char *error);
+
+/* calloc the context, split args, call create().  On error nothing is
+ * left allocated. */
+int ps_init(struct path_selector *ps, const struct ps_type *type,
+	    const char *args, char *error);
+
+/* calloc path->ps_ctx, split args, call add_path(). */
+int ps_add_path(struct path_selector *ps, struct ps_path *path,
+		const char *args, char *error);
+
+/* destroy() and free the context and the ps_ctx of the n paths. */
+void ps_exit(struct path_selector *ps, struct ps_path **paths, unsigned n);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * sim.h: mpsim's core vocabulary (simulated time, error kinds, allocation)
+ * and the design notes every module relies on.
+ *
+ * NOTES ON THE DESIGN
+ *
+ * 1. Simulated time is a sim_ns: an unsigned 64-bit count of nanoseconds
+ *    since boot, the kernel's ktime_get_ns() view.  No floating point ever
+ *    enters simulated time; distributions are drawn as doubles and rounded
+ *    to whole nanoseconds once, where they are drawn.
+ *
+ * 2. Nothing reads a clock.  Every kernel operation that would call
+ *    ktime_get_ns(), sched_clock() or read jiffies is handed `now` by its
+ *    caller instead (sim/clock.h converts).
+ *
+ * 3. Ownership.  The simulator owns paths and I/Os.  A selector owns only
+ *    what hangs off ps->context and path->ps_ctx; both are allocated and
+ *    freed by the core from the sizes the selector type declares, so a
+ *    selector cannot leak.
+ *
+ * 4. Errors come in three kinds, kept apart:
+ *    - bad input (options, scenario, job and log files, selector
+ *      arguments): the function returns -EINVAL and leaves a one-line
+ *      message in a caller-supplied char[ERR_MAX]; main() prints it and
+ *      exits with status 2 before anything is written to stdout;
+ *    - out of memory: xmalloc() and friends print and abort;
+ *    - programming errors: assert().
+ *    "No usable path" is not an error: select_path returns NULL and the
+ *    multipath device queues or fails the I/O as the kernel would.
+ *
+ * 5. Invariants, checked with assert() in debug builds (sim_check()):
+ *    - the clock never runs backwards;
+ *    - the sum of per-path in-flight counts equals the I/Os outstanding
+ *      below the multipath device;
+ *    - no I/O is started on a failed path;
+ *    - every start_io is matched by exactly one end_io.
+ *
+ *    Path states (sim/mpath.c):
+ *
+ *        add_path ──► ACTIVE ──fail_path()──► FAILED
+ *                        ▲                      │
+ *                        └──reinstate_path()────┘
+ */
+#ifndef MPSIM_SIM_H
+#define MPSIM_SIM_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t sim_ns;		/* simulated ns since boot (ktime) */
+
+#define NSEC_PER_USEC	1000ULL
+#define NSEC_PER_MSEC	1000000ULL
+#define NSEC_PER_SEC	1000000000ULL
+
+#define MPSIM_VERSION	"0.1.0"
+
+/* Room for one bad-input message, including its file:line prefix. */
+#define ERR_MAX		256
+
+/*
+ * Formats a bad-input message into err (ERR_MAX bytes) and returns -EINVAL,
+ * so a parser can say `return input_error(err, "bs: %s", why);`.
+ */
+int input_error(char *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * A warning on stderr ("mpsim: warning: ..."), for input that is accepted
+ * but changed or ignored, as the kernel's DMWARN.  Silenced when
+ * mpsim_quiet is set (sweeps, tests).
+ */
+void mpsim_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern int mpsim_quiet;
+
+/* Allocation that cannot fail: out of memory prints and aborts. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#endif
