@@ -8,7 +8,8 @@
 #   make bench    simulated I/Os per second of wall time, per selector
 #   make asan     the test suite under AddressSanitizer + UBSan
 #   make valgrind the test suite under valgrind's memcheck
-#   make results  regenerate results/ (make plots renders plots/ from them)
+#   make results  regenerate results/ with ./mpsim (a few minutes)
+#   make plots    render plots/*.png and *.svg from results/ (needs gnuplot)
 #   make clean
 
 -include config.mk
@@ -102,6 +103,41 @@ valgrind: deps
 
 noopt:
 	@$(MAKE) --no-print-directory BUILD=build-noopt CFLAGS="-O0 -g" build-noopt/mpsim
+
+# The results the README shows.  Each file is written under a .tmp name and
+# renamed when complete, so an interrupted run keeps the previous file; a
+# sweep always starts afresh (rm of its .tmp), never from a stale one.
+results: deps
+	@$(MAKE) --no-print-directory mpsim
+	@mkdir -p results
+	./mpsim > results/compare.md.tmp
+	mv results/compare.md.tmp results/compare.md
+	./mpsim --format=csv > results/compare.csv.tmp
+	mv results/compare.csv.tmp results/compare.csv
+	rm -f results/depth.csv.tmp
+	./mpsim sweep --iodepth=1,2,4,8,16,32,64,128 --selector=st,hst \
+	    --clock=jiffies,ktime --reps=10 --output=results/depth.csv.tmp
+	mv results/depth.csv.tmp results/depth.csv
+	rm -f results/hz.csv.tmp
+	./mpsim sweep --hz=100,250,300,1000 --selector=hst --clock=jiffies,ktime \
+	    --iodepth=64 --reps=10 --output=results/hz.csv.tmp
+	mv results/hz.csv.tmp results/hz.csv
+
+# Every figure, as PNG and SVG, from the files in results/ (no simulation).
+# gnuplot is needed here only: mpsim itself never runs it.
+plots:
+	@command -v gnuplot >/dev/null 2>&1 || { \
+	    echo "make plots needs gnuplot: apt-get install gnuplot-nox" >&2; \
+	    exit 1; }
+	@for f in utilization:compare share-vs-depth:depth \
+	    latency-vs-depth:depth hz:hz; do \
+		gp=plots/$${f%%:*}.gp in=results/$${f#*:}.csv; \
+		for ext in png svg; do \
+			out=plots/$${f%%:*}.$$ext; \
+			echo "gnuplot -c $$gp $$in $$out"; \
+			gnuplot -c $$gp $$in $$out || exit 1; \
+		done; \
+	done
 
 clean:
 	rm -rf build build-asan build-noopt mpsim

@@ -51,9 +51,9 @@ uint32_t jiffies_to_usecs(unsigned hz, uint64_t j);
 uint64_t jiffies_to_nsecs(unsigned hz, uint64_t j);
 
 /* The kernel's msecs_to_jiffies(): rounds up; a negative (int)m gives
- * MAX_JIFFY_OFFSET. */
+ * MAX_JIFFY_OFFSET, include/linux/jiffies.h's (LONG_MAX >> 1) - 1. */
 uint64_t msecs_to_jiffies(unsigned hz, unsigned int m);
-#define MAX_JIFFY_OFFSET	((uint64_t)((~0UL >> 1) - 1))
+#define MAX_JIFFY_OFFSET	((uint64_t)(INT64_MAX >> 1) - 1)
 
 /* The value dm-mpath passes as end_io's start_time for a bio submitted
  * at `submit` and mapped (selected) at `mapped`, in mode c. */

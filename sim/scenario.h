@@ -36,7 +36,8 @@ struct dist {
 	enum dist_kind kind;
 	double mean;		/* mean in ns (uniform: (lo+hi)/2) */
 	double lo, hi;		/* uniform bounds in ns */
-	double cv;		/* coefficient of variation (lognormal, gamma) */
+	double cv;		/* coefficient of variation: the parameter of
+				   lognormal and gamma, filled for every kind */
 };
 
 /* One [path NAME] section. */
@@ -60,19 +61,48 @@ enum rate_process {
 	RATE_POISSON,		/* exponential inter-arrival times */
 };
 
-/* One fio job section ([global] values are folded into every job). */
+/*
+ * fio's I/O engines that mpsim accepts.  The asynchronous ones keep
+ * iodepth I/Os in flight; the synchronous ones have one I/O in flight
+ * whatever iodepth says (fio: "queue depth will be capped at 1").
+ */
+enum ioengine {
+	IOENGINE_PSYNC,		/* fio's default on Linux */
+	IOENGINE_SYNC,
+	IOENGINE_PVSYNC,
+	IOENGINE_PVSYNC2,
+	IOENGINE_VSYNC,
+	IOENGINE_LIBAIO,
+	IOENGINE_IO_URING,
+	IOENGINE_POSIXAIO,
+};
+
+/*
+ * One fio job section ([global] values are folded into every job defined
+ * after them, as fio does).  Options accepted without a field, because
+ * they change nothing in a simulation: direct (no page cache is
+ * modelled), group_reporting (mpsim always reports the jobs together),
+ * filename (there are no files).
+ */
 struct job_conf {
-	char name[NAME_MAX_LEN];
+	char name[NAME_MAX_LEN];	/* section name, or name= */
 	enum rw_mode rw;		/* rw= / readwrite= */
 	unsigned rwmixread;		/* % reads for rw/randrw; default 50 */
 	uint64_t bs;			/* bytes per I/O; default 4096 */
-	unsigned iodepth;		/* I/Os in flight per job; default 1 */
+	unsigned iodepth;		/* iodepth= as given; default 1 (in
+					   effect: job_iodepth()) */
 	unsigned numjobs;		/* clones of this job; default 1 */
 	uint64_t number_ios;		/* I/Os per job clone; 0 = no limit */
-	sim_ns runtime;			/* 0 = no limit */
+	sim_ns runtime;			/* 0 = no limit; fio counts it after
+					   ramp_time (the ramp adds to it) */
 	sim_ns ramp_time;		/* excluded from statistics */
 	double rate_iops;		/* open loop when > 0 (per job clone) */
 	enum rate_process rate_process;
+	enum ioengine ioengine;		/* default libaio (fio's is psync) */
+	uint64_t size;			/* bytes per clone before the job ends,
+					   unless time_based; 0 = no limit */
+	bool time_based;		/* run for runtime even once size is
+					   done */
 };
 
 struct scenario {
@@ -93,49 +123,93 @@ struct scenario {
 	unsigned nr_jobs;
 };
 
-/* Defaults: bio mode, historical-service-time, ktime, HZ=250, 3600 s. */
+/*
+ * Defaults: bio mode, historical-service-time, ktime, HZ=250, 3600 s,
+ * queue_if_no_path off; no paths and no jobs.
+ */
 void scenario_init(struct scenario *sc);
+/* Frees the paths and jobs and leaves sc empty (safe to call twice). */
 void scenario_free(struct scenario *sc);
 /* Deep copy (the comparison table runs one copy per column). */
 void scenario_copy(struct scenario *dst, const struct scenario *src);
 
 /*
  * Read a scenario from ini text.  `origin` names the text in messages
- * ("my.ini" gives "my.ini:12: ..."). Returns 0 or -EINVAL with err set.
+ * ("my.ini" gives "my.ini:12: ...") and becomes sc->name.  sc is
+ * initialised here (it must hold no allocations).  Text without job
+ * sections gets one job, "default", with the [global] values; an option
+ * given twice keeps its last value (as in fio).  Returns 0, or -EINVAL
+ * with err set and sc left empty.
  */
 int scenario_parse(struct scenario *sc, const char *text, const char *origin,
 		   char *err);
 
-/* Read a scenario file from disk (missing/unreadable -> -EINVAL). */
+/* Read a scenario file from disk: at most 1 MiB of text (missing,
+ * unreadable, too large or binary -> -EINVAL). */
 int scenario_load_file(struct scenario *sc, const char *path, char *err);
 
 /* Load a built-in scenario by name ("hst-bio-mpath"). */
 int scenario_load_builtin(struct scenario *sc, const char *name, char *err);
 
 /*
- * Apply one command-line override (`--key=value`, key without dashes):
- * multipath keys set the [multipath] value, fio keys set it in every job.
- * Returns 0, or -EINVAL naming the option.
+ * Apply one command-line override (`--key=value`, key without dashes;
+ * value NULL for a bare `--time_based`): multipath keys set the
+ * [multipath] value, fio keys set it in every job (adding the default
+ * job first when there is none).  `depth` is accepted for `iodepth`.
+ * The values go through the same code as the file's.  [path] options
+ * are refused (they differ per path).  Returns 0, or -EINVAL with a
+ * message that names --key ("--clock: unknown clock 'x' ...").
  */
 int scenario_set(struct scenario *sc, const char *key, const char *value,
 		 char *err);
 
-/* Final checks once overrides are in (zero paths, no jobs, ...). */
+/*
+ * Final checks once overrides are in (zero paths, no jobs, HZ, a job that
+ * never ends, ...).  Warns, as fio does, when a synchronous ioengine caps
+ * an iodepth above 1.
+ */
 int scenario_validate(const struct scenario *sc, char *err);
 
-/* ---- unit parsing, shared with the command line ---- */
+/* The iodepth a job runs at: 1 for a synchronous ioengine, else iodepth. */
+unsigned job_iodepth(const struct job_conf *j);
+/* True for fio's synchronous engines (sync, psync, vsync, pvsync, pvsync2). */
+bool ioengine_sync(enum ioengine e);
+/* fio's names, for reports: "libaio", "randwrite". */
+const char *ioengine_name(enum ioengine e);
+const char *rw_name(enum rw_mode rw);
 
-/* Sizes: "4096", "4k", "1M", "2g" (fio: k = 1024). >= 1. */
+/*
+ * ---- unit parsing, shared with the command line ----
+ *
+ * Numbers are decimal, may have up to 9 decimals when the result is whole
+ * ("1.5k" = 1536, "2.5ms"), and must fit in 64 bits.  Each returns 0, or
+ * -EINVAL with a message in err that quotes the value but not the key.
+ */
+
+/* Sizes in bytes, fio's suffixes (case ignored, trailing b optional):
+ * k m g t p = powers of 1024; kib mib gib tib pib = powers of 1000, as
+ * fio's default kb_base=1024 has them.  parse_size wants >= 1,
+ * parse_bytes allows 0. */
 int parse_size(const char *s, uint64_t *out, char *err);
-/* Durations: "100us", "2ms", "10s", "1m", "5ns"; a bare number is taken
- * in default_unit ns (0: a bare number is an error). */
+int parse_bytes(const char *s, uint64_t *out, char *err);
+/* Durations: ns, us/usec, ms/msec, s/sec, m/min (minutes, as fio), h, d,
+ * case ignored ("100us", "2ms", "10s").  A bare number is taken in
+ * default_unit ns; with default_unit 0 only a bare 0 is accepted. */
 int parse_duration(const char *s, sim_ns default_unit, sim_ns *out, char *err);
-/* Unsigned integers with optional k/m suffix for counts ("1m" I/Os). */
+/* Counts with fio's int suffixes k m g t p = powers of 1024 (fio parses
+ * number_ios, iodepth and rate_iops so: number_ios=1k is 1024 I/Os). */
 int parse_uint(const char *s, uint64_t *out, char *err);
-/* Distributions: "exp:100us", "uniform:50us,150us", "gamma:100us,0.5". */
+/* Booleans: 1/0, on/off, true/false, yes/no (case ignored). */
+int parse_bool(const char *s, bool *out, char *err);
+/* Distributions, times with a unit, CV > 0: "fixed:1ms", "exp:100us",
+ * "uniform:50us,150us", "lognormal:100us,0.5", "gamma:100us,0.5".
+ * Fills mean, lo/hi (uniform; fixed: both = mean) and cv for every kind
+ * (fixed 0, exp 1, uniform its own). */
 int parse_dist(const char *s, struct dist *d, char *err);
-/* The built-in scenario names, NULL-terminated. */
-extern const char *const scenario_builtin_names[];
+
+/* The i-th built-in scenario's name (i = 0, 1, ...), NULL past the last. */
+const char *scenario_builtin_name(unsigned i);
+/* A built-in scenario's ini text, NULL for an unknown name. */
 const char *scenario_builtin_text(const char *name);
 
 #endif

@@ -1,0 +1,48 @@
+/* mpsim.c: main() and the choice of command; the commands live in sim/. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/cli.h"
+#include "sim/sweep.h"
+#include "sim/timer-wheel.h"
+
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "run", cmd_run },
+	{ "compare", cmd_compare },
+	{ "sweep", cmd_sweep },
+	{ "merge", cmd_merge },
+	{ "list", cmd_list },
+	{ "bench", cmd_bench },
+	{ "timers", cmd_timers },
+};
+
+int main(int argc, char **argv)
+{
+	unsigned i;
+
+	/* No arguments: the built-in comparison (kernel.md §6.2). */
+	if (argc < 2)
+		return cmd_compare(0, NULL);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		cli_usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("mpsim %s\n", MPSIM_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	if (argv[1][0] != '-') {
+		fprintf(stderr, "mpsim: unknown command '%s' (see mpsim --help)\n",
+			argv[1]);
+		return EXIT_BAD_INPUT;
+	}
+	/* Options without a command: one run. */
+	return cmd_run(argc, argv);
+}

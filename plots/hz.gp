@@ -1,0 +1,86 @@
+# hz.gp: the share of the I/Os that the slow paths get versus the
+# kernel's HZ, one panel per (selector, clock) pair found in a sweep: a
+# line per slow path with its 95% confidence-interval bars, and the
+# paths' Best shares (capacity shares) as dashed black reference lines.
+# A path is slow when its Best share is below the largest Best share;
+# when all paths have the same capacity every path is drawn.
+#
+# Input: a sweep CSV, `./mpsim sweep --hz=100,250,300,1000 --reps=R
+# --output=FILE` (results/hz.csv): a "# mpsim ..." line, then a header
+# that names the columns; this script reads selector, clock, hz, path,
+# best, share_mean and share_ci95, and skips the "total" rows.  It
+# expects one row per (selector, clock, hz, path): sweep no other option
+# in the same file.
+#
+# Usage: gnuplot -c plots/hz.gp INPUT.csv OUTPUT.png|svg
+
+usage = "gnuplot -c plots/hz.gp SWEEP.csv OUTPUT.png|svg"
+call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
+
+# pairs: "selector/clock" words, one per panel.
+pairs = ""
+do for [s in values(ARG1, "path!=total", "selector")] {
+	do for [c in values(ARG1, "path!=total&selector=".s, "clock")] {
+		pairs = pairs.s."/".c." "
+	}
+}
+n = words(pairs)
+sel(p) = p[1:strstrt(p, "/") - 1]
+clk(p) = p[strstrt(p, "/") + 1:]
+
+# The slow paths, in file order: Best share below the largest one.
+slow = system(rows(ARG1, "path!=total", "path best")[2:]." | awk -F, '\
+	!($1 in b) { p[++np] = $1 } { b[$1] = $2; if ($2 > m) m = $2 } \
+	END { for (i = 1; i <= np; i++) if (b[p[i]] < m * 0.999) printf \"%s \", p[i] }'")
+paths = values(ARG1, "path!=total", "path")
+show = words(slow) > 0 ? slow : paths
+ns = words(show)
+# colour of a path: its place among all paths, as in share-vs-depth.gp
+pindex(name) = int(system("echo '".paths."' | tr ' ' '\\n' | grep -nx '".name."' | cut -d: -f1"))
+where(p, i) = "selector=".sel(p)."&clock=".clk(p)."&path=".word(show, i)
+# The paths' points at one HZ are spread a little sideways so that their
+# confidence bars stay apart.
+dodge(x, i) = x * 10 ** (0.04 * (i - (ns + 1) / 2.0) / ns)
+
+# Sizes in pixels: 600 per panel, 260 for the legend on the right.
+width = 600 * n + 260
+eval terminal(width, 640)
+set multiplot layout 1, n \
+	margins 90.0 / width, 1 - 250.0 / width, 0.11, 0.82 \
+	spacing 100.0 / width, 0 \
+	title "Share of I/Os of the slow paths versus the kernel's HZ (mean and 95% confidence interval)\n".provenance \
+	font ",13"
+
+set logscale x 10
+set xrange [80:1250]
+set xtics () format "%g"
+do for [h in values(ARG1, "path!=total", "hz")] {
+	set xtics add (h h + 0)
+}
+# One y scale for every panel, up to the highest bar or Best share drawn.
+ymax = real(system(rows(ARG1, "path!=total", "path share_mean share_ci95 best")[2:]. \
+	" | awk -F, -v show='".show."' 'BEGIN { split(show, s, \" \"); for (i in s) want[s[i]] = 1 } \
+	want[$1] { v = $2 + $3; if ($4 > v) v = $4; if (v > m) m = v } END { print m + 0 }'"))
+set yrange [0:ymax * 1.08]
+set ytics format "%.3f"
+set grid xtics ytics lc rgb "#d0d0d0"
+set xlabel "HZ (timer ticks per second; log scale)"
+set ylabel "share of I/Os (fraction)"
+set pointsize 0.9
+set bars 0.5
+set key at screen 1 - 235.0 / width, screen 0.82 top left vertical \
+	Left reverse samplen 2.5 spacing 1.2 title "path"
+
+do for [k = 1:n] {
+	p = word(pairs, k)
+	set title sprintf("%s (%s), clock %s", abbrev(sel(p)), sel(p), clk(p))
+	plot for [i = 1:ns] sorted(ARG1, where(p, i), "hz share_mean share_ci95") \
+		using (dodge($1, i)):2:3 with yerrorlines lw 1.5 \
+		lc rgb colour(pindex(word(show, i))) pt (4 + pindex(word(show, i)) % 10) \
+		title word(show, i), \
+	     for [i = 1:ns] sorted(ARG1, where(p, i), "hz best") \
+		using 1:2 with lines dt 2 lw 1.2 lc rgb "#000000" \
+		title (i == 1 ? "Best (capacity share)" : "")
+	unset key
+}
+unset multiplot

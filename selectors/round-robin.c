@@ -1,0 +1,161 @@
+/* round-robin.c: "round-robin" policy; mirrors drivers/md/dm-ps-round-robin.c */
+#include <ctype.h>
+#include <stdio.h>
+
+#include "../sim/list.h"
+#include "selector.h"
+
+#define RR_MIN_IO	1	/* default repeat_count (1000 up to v4.5) */
+
+struct rr_selector {
+	struct list_head valid_paths;	/* usable paths, next to use first */
+	struct list_head invalid_paths;	/* failed paths, latest failure first */
+};
+
+struct rr_path {
+	struct list_head list;		/* on valid_paths or invalid_paths */
+	struct ps_path *path;		/* the framework path this describes */
+	unsigned repeat_count;		/* as given, but at most 1 (§2.5) */
+};
+
+/* The kernel's sscanf(arg, "%u%c", v, &dummy) == 1: decimal digits and
+ * nothing after them (its %u takes no sign, glibc's would take "-1"). */
+static int rr_parse_uint(const char *arg, unsigned *v)
+{
+	char dummy;
+
+	if (!isdigit((unsigned char)arg[0]))
+		return -1;
+	return sscanf(arg, "%u%c", v, &dummy) == 1 ? 0 : -1;
+}
+
+/* snprintf()'s count clamped to what fit, as the kernel's DMEMIT stops. */
+static int rr_emitted(int n, size_t maxlen)
+{
+	if (n < 0 || !maxlen)
+		return 0;
+	return (size_t)n < maxlen ? n : (int)maxlen - 1;
+}
+
+/*
+ * The kernel ignores selector arguments (it accepts any count and reports
+ * none), so they are accepted here too, with a warning that they do
+ * nothing.
+ */
+static int rr_create(struct path_selector *ps, int argc, char **argv,
+		     char *error)
+{
+	struct rr_selector *s = ps->context;
+
+	if (argc)
+		mpsim_warn("round-robin ps: ignoring %d selector argument(s)",
+			   argc);
+	INIT_LIST_HEAD(&s->valid_paths);
+	INIT_LIST_HEAD(&s->invalid_paths);
+	return 0;
+}
+
+static int rr_add_path(struct path_selector *ps, struct ps_path *path,
+		       int argc, char **argv, char *error)
+{
+	struct rr_selector *s = ps->context;
+	struct rr_path *pi = path->ps_ctx;
+	unsigned repeat_count = RR_MIN_IO;
+
+	/*
+	 * Arguments: [<repeat_count>]
+	 *	<repeat_count>: I/Os before switching path; only 1 is honoured.
+	 */
+	if (argc > 1)
+		return input_error(error,
+				   "round-robin ps: incorrect number of arguments");
+	if (argc == 1 && rr_parse_uint(argv[0], &repeat_count))
+		return input_error(error, "round-robin ps: invalid repeat count");
+
+	/* Kernel v4.11+ (and 4.9.y): any larger value is forced to 1, since
+	 * select_path is called for every I/O (kernel.md §2.5). */
+	if (repeat_count > 1) {
+		mpsim_warn("round-robin ps: repeat_count > 1 is deprecated, using 1 instead");
+		repeat_count = 1;
+	}
+
+	pi->path = path;
+	pi->repeat_count = repeat_count;
+	/* Table order becomes list order (kernel.md §2.1). */
+	list_add_tail(&pi->list, &s->valid_paths);
+	return 0;
+}
+
+static void rr_fail_path(struct path_selector *ps, struct ps_path *path)
+{
+	struct rr_selector *s = ps->context;
+	struct rr_path *pi = path->ps_ctx;
+
+	list_move(&pi->list, &s->invalid_paths);
+}
+
+static int rr_reinstate_path(struct path_selector *ps, struct ps_path *path)
+{
+	struct rr_selector *s = ps->context;
+	struct rr_path *pi = path->ps_ctx;
+
+	/* Kernel-exact: round-robin puts a reinstated path at the HEAD of
+	 * the valid list, so it is the next one chosen; the other selectors
+	 * reinstate to the tail (kernel.md §5.2, §9 item 11). */
+	list_move(&pi->list, &s->valid_paths);
+	return 0;
+}
+
+static struct ps_path *rr_select_path(struct path_selector *ps,
+				      size_t nr_bytes, sim_ns now)
+{
+	struct rr_selector *s = ps->context;
+	struct rr_path *pi;
+
+	if (list_empty(&s->valid_paths))
+		return NULL;
+
+	/* Mainline: take the head and rotate it to the tail, on every I/O
+	 * (kernel.md §5.2). */
+	pi = list_first_entry(&s->valid_paths, struct rr_path, list);
+	list_move_tail(&pi->list, &s->valid_paths);
+	return pi->path;
+}
+
+/* Selector: "0 " (no arguments).  Path: info none, table "<repeat_count> ". */
+static int rr_status(struct path_selector *ps, struct ps_path *path,
+		     enum ps_status_type type, char *result, size_t maxlen)
+{
+	struct rr_path *pi;
+	int n;
+
+	if (!path) {
+		n = snprintf(result, maxlen, "0 ");
+	} else if (type == PS_STATUS_TABLE) {
+		pi = path->ps_ctx;
+		n = snprintf(result, maxlen, "%u ", pi->repeat_count);
+	} else {
+		n = snprintf(result, maxlen, "%s", "");
+	}
+	return rr_emitted(n, maxlen);
+}
+
+const struct ps_type ps_round_robin = {
+	.name		= "round-robin",
+	.alias		= "rr",
+	.kernel_file	= "drivers/md/dm-ps-round-robin.c",
+	.features	= 0,
+	.table_args	= 1,
+	.info_args	= 0,
+	.ctx_size	= sizeof(struct rr_selector),
+	.path_size	= sizeof(struct rr_path),
+	.create		= rr_create,
+	.destroy	= NULL,
+	.add_path	= rr_add_path,
+	.fail_path	= rr_fail_path,
+	.reinstate_path	= rr_reinstate_path,
+	.select_path	= rr_select_path,
+	.start_io	= NULL,
+	.end_io		= NULL,
+	.status		= rr_status,
+};

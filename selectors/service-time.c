@@ -1,0 +1,275 @@
+/* service-time.c: "service-time" policy; mirrors drivers/md/dm-ps-service-time.c */
+#include <ctype.h>
+#include <stdio.h>
+
+#include "../sim/list.h"
+#include "selector.h"
+
+#define ST_MIN_IO			1	/* default repeat_count */
+#define ST_MAX_RELATIVE_THROUGHPUT	100
+#define ST_MAX_RELATIVE_THROUGHPUT_SHIFT	7
+/* 2^57 - 1 on 64-bit (only a huge incoming size or a negative
+ * in_flight_size reaches it), 2^25 - 1 = 32 MiB on 32-bit (kernel.md §4). */
+#define ST_MAX_INFLIGHT_SIZE	((size_t)-1 >> ST_MAX_RELATIVE_THROUGHPUT_SHIFT)
+
+struct st_selector {
+	struct list_head valid_paths;	/* usable paths, scan order */
+	struct list_head failed_paths;	/* failed paths, latest failure first */
+};
+
+struct st_path {
+	struct list_head list;		/* on valid_paths or failed_paths */
+	struct ps_path *path;		/* the framework path this describes */
+	unsigned repeat_count;		/* as given, but at most 1 (§2.5) */
+	unsigned relative_throughput;	/* 0..ST_MAX_RELATIVE_THROUGHPUT */
+	int in_flight_size;		/* bytes in flight: the kernel's 32-bit
+					 * atomic_t, wraps past 2 GiB */
+};
+
+/* The kernel's sscanf(arg, "%u%c", v, &dummy) == 1: decimal digits and
+ * nothing after them (its %u takes no sign, glibc's would take "-1"). */
+static int st_parse_uint(const char *arg, unsigned *v)
+{
+	char dummy;
+
+	if (!isdigit((unsigned char)arg[0]))
+		return -1;
+	return sscanf(arg, "%u%c", v, &dummy) == 1 ? 0 : -1;
+}
+
+/* snprintf()'s count clamped to what fit, as the kernel's DMEMIT stops. */
+static int st_emitted(int n, size_t maxlen)
+{
+	if (n < 0 || !maxlen)
+		return 0;
+	return (size_t)n < maxlen ? n : (int)maxlen - 1;
+}
+
+/*
+ * The kernel ignores selector arguments (it accepts any count and reports
+ * none), so they are accepted here too, with a warning that they do
+ * nothing.
+ */
+static int st_create(struct path_selector *ps, int argc, char **argv,
+		     char *error)
+{
+	struct st_selector *s = ps->context;
+
+	if (argc)
+		mpsim_warn("service-time ps: ignoring %d selector argument(s)",
+			   argc);
+	INIT_LIST_HEAD(&s->valid_paths);
+	INIT_LIST_HEAD(&s->failed_paths);
+	return 0;
+}
+
+static int st_add_path(struct path_selector *ps, struct ps_path *path,
+		       int argc, char **argv, char *error)
+{
+	struct st_selector *s = ps->context;
+	struct st_path *pi = path->ps_ctx;
+	unsigned repeat_count = ST_MIN_IO;
+	unsigned relative_throughput = 1;
+
+	/*
+	 * Arguments: [<repeat_count> [<relative_throughput>]]
+	 *	<repeat_count>: I/Os before switching path; only 1 is honoured.
+	 *	<relative_throughput>: the path's throughput relative to the
+	 *		others of its group, 0..ST_MAX_RELATIVE_THROUGHPUT,
+	 *		default 1.  A path with 0 is chosen only when no path
+	 *		with a positive value is usable.
+	 * The order of the checks is the kernel's: a bad repeat count is
+	 * reported before a bad relative_throughput.
+	 */
+	if (argc > 2)
+		return input_error(error,
+				   "service-time ps: incorrect number of arguments");
+	if (argc && st_parse_uint(argv[0], &repeat_count))
+		return input_error(error, "service-time ps: invalid repeat count");
+
+	/* Mainline forces any larger value to 1, since select_path is
+	 * called for every I/O (kernel.md §2.5). */
+	if (repeat_count > 1) {
+		mpsim_warn("service-time ps: repeat_count > 1 is deprecated, using 1 instead");
+		repeat_count = 1;
+	}
+
+	if (argc == 2 && (st_parse_uint(argv[1], &relative_throughput) ||
+			  relative_throughput > ST_MAX_RELATIVE_THROUGHPUT))
+		return input_error(error,
+				   "service-time ps: invalid relative_throughput value");
+
+	pi->path = path;
+	pi->repeat_count = repeat_count;
+	pi->relative_throughput = relative_throughput;
+	pi->in_flight_size = 0;
+	/* Table order becomes list order (kernel.md §2.1). */
+	list_add_tail(&pi->list, &s->valid_paths);
+	return 0;
+}
+
+static void st_fail_path(struct path_selector *ps, struct ps_path *path)
+{
+	struct st_selector *s = ps->context;
+	struct st_path *pi = path->ps_ctx;
+
+	list_move(&pi->list, &s->failed_paths);
+}
+
+static int st_reinstate_path(struct path_selector *ps, struct ps_path *path)
+{
+	struct st_selector *s = ps->context;
+	struct st_path *pi = path->ps_ctx;
+
+	/* Kernel-exact: back at the TAIL of the valid list, unlike
+	 * round-robin (kernel.md §4, §9 item 11). */
+	list_move_tail(&pi->list, &s->valid_paths);
+	return 0;
+}
+
+/*
+ * Compare the estimated service time of pi1 and pi2 for an incoming I/O
+ * of `incoming` bytes: (in_flight_size + incoming) / relative_throughput.
+ *
+ * Returns:
+ *	< 0 : pi1 is better
+ *	  0 : no difference
+ *	> 0 : pi2 is better
+ *
+ * Kernel-exact truncation (kernel.md §4, §9 item 12), reproduced on
+ * purpose: every difference below is computed in size_t (64-bit here) or
+ * unsigned and then converted to the int return value modulo 2^32.  When
+ * the products of step 3 differ by 2^31 or more the sign can flip and the
+ * worse path is declared better.  Do not "fix" this: the simulator must
+ * choose what the kernel chooses.
+ */
+static int st_compare_load(const struct st_path *pi1,
+			   const struct st_path *pi2, size_t incoming)
+{
+	size_t sz1, sz2, st1, st2;
+	unsigned rt1 = pi1->relative_throughput;
+	unsigned rt2 = pi2->relative_throughput;
+
+	/* int -> size_t: a negative (wrapped) in-flight size becomes huge,
+	 * as in the kernel's assignment of atomic_read() to a size_t. */
+	sz1 = (size_t)pi1->in_flight_size;
+	sz2 = (size_t)pi2->in_flight_size;
+
+	/* Case 1: same throughput: the less loaded path. */
+	if (rt1 == rt2)
+		return (int)(sz1 - sz2);
+
+	/* Case 2a: same load: the higher throughput path.
+	 * Case 2b: one path has throughput 0: the other one. */
+	if (sz1 == sz2 || !rt1 || !rt2)
+		return (int)(rt2 - rt1);
+
+	/*
+	 * Case 3: the shorter service time, compared without division as
+	 * (sz1 + incoming) * rt2 against (sz2 + incoming) * rt1 (both rt are
+	 * positive here).  Kernel guard: a size at or above
+	 * ST_MAX_INFLIGHT_SIZE could overflow the multiplication by rt <= 100
+	 * < 2^7, so both sizes are shifted down by 7 bits first.
+	 */
+	sz1 += incoming;
+	sz2 += incoming;
+	if (sz1 >= ST_MAX_INFLIGHT_SIZE || sz2 >= ST_MAX_INFLIGHT_SIZE) {
+		sz1 >>= ST_MAX_RELATIVE_THROUGHPUT_SHIFT;
+		sz2 >>= ST_MAX_RELATIVE_THROUGHPUT_SHIFT;
+	}
+	st1 = sz1 * rt2;
+	st2 = sz2 * rt1;
+	if (st1 != st2)
+		return (int)(st1 - st2);	/* the truncation hazard */
+
+	/* Case 4: same service time: the higher throughput path. */
+	return (int)(rt2 - rt1);
+}
+
+static struct ps_path *st_select_path(struct path_selector *ps,
+				      size_t nr_bytes, sim_ns now)
+{
+	struct st_selector *s = ps->context;
+	struct st_path *pi, *best = NULL;
+
+	if (list_empty(&s->valid_paths))
+		return NULL;
+
+	/* Replace best only when strictly better, so ties keep the earliest
+	 * path in list order (kernel.md §4). */
+	list_for_each_entry(pi, &s->valid_paths, list)
+		if (!best || st_compare_load(pi, best, nr_bytes) < 0)
+			best = pi;
+
+	/* Move the most recently used path to the tail, so that equally
+	 * good paths take turns (kernel.md §4, mainline). */
+	list_move_tail(&best->list, &s->valid_paths);
+	return best->path;
+}
+
+/* The kernel's atomic_add(nr_bytes, ...) takes an int: nr_bytes is
+ * truncated to 32 bits and the sum wraps (kernel.md §4).  Unsigned
+ * arithmetic gives the same bits without signed-overflow UB. */
+static int st_start_io(struct path_selector *ps, struct ps_path *path,
+		       size_t nr_bytes, sim_ns now)
+{
+	struct st_path *pi = path->ps_ctx;
+
+	pi->in_flight_size = (int)((unsigned)pi->in_flight_size +
+				   (unsigned)nr_bytes);
+	return 0;
+}
+
+static int st_end_io(struct path_selector *ps, struct ps_path *path,
+		     size_t nr_bytes, uint64_t start_time, sim_ns now)
+{
+	struct st_path *pi = path->ps_ctx;
+
+	pi->in_flight_size = (int)((unsigned)pi->in_flight_size -
+				   (unsigned)nr_bytes);
+	return 0;
+}
+
+/* Selector: "0 " (no arguments).  Path: info "<in_flight_size>
+ * <relative_throughput> ", table "<repeat_count> <relative_throughput> ". */
+static int st_status(struct path_selector *ps, struct ps_path *path,
+		     enum ps_status_type type, char *result, size_t maxlen)
+{
+	struct st_path *pi;
+	int n;
+
+	if (!path) {
+		n = snprintf(result, maxlen, "0 ");
+	} else {
+		pi = path->ps_ctx;
+		if (type == PS_STATUS_INFO)
+			n = snprintf(result, maxlen, "%d %u ",
+				     pi->in_flight_size,
+				     pi->relative_throughput);
+		else
+			n = snprintf(result, maxlen, "%u %u ",
+				     pi->repeat_count,
+				     pi->relative_throughput);
+	}
+	return st_emitted(n, maxlen);
+}
+
+const struct ps_type ps_service_time = {
+	.name		= "service-time",
+	.alias		= "st",
+	.kernel_file	= "drivers/md/dm-ps-service-time.c",
+	.features	= 0,
+	.table_args	= 2,
+	.info_args	= 2,
+	.ctx_size	= sizeof(struct st_selector),
+	.path_size	= sizeof(struct st_path),
+	.create		= st_create,
+	.destroy	= NULL,
+	.add_path	= st_add_path,
+	.fail_path	= st_fail_path,
+	.reinstate_path	= st_reinstate_path,
+	.select_path	= st_select_path,
+	.start_io	= st_start_io,
+	.end_io		= st_end_io,
+	.status		= st_status,
+};

@@ -1,0 +1,296 @@
+/*
+ * cli.c: option handling shared by the commands, and the commands that
+ * run a scenario (run, compare) or describe what is built in (list).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../selectors/selector.h"
+#include "cli.h"
+#include "run.h"
+
+#define DEFAULT_SCENARIO	"hst-bio-mpath"
+
+void cli_usage(FILE *f)
+{
+	fputs(
+"usage: mpsim [COMMAND] [--option=value ...]\n"
+"\n"
+"Simulates Linux dm-multipath path selection over paths of unequal cost.\n"
+"\n"
+"commands:\n"
+"  (none)            no options: the comparison table of the default scenario\n"
+"                    with options: one run, per-path results\n"
+"  run               one run, per-path results\n"
+"  compare           every selector/clock column on one scenario\n"
+"  sweep             batch runs over lists of option values (see README)\n"
+"  list selectors|scenarios\n"
+"  bench             simulated I/Os per second of wall time, per selector\n"
+"  timers            the kernel timer-wheel catch-up experiment\n"
+"\n"
+"options of run and compare:\n"
+"  --scenario=FILE|NAME   scenario file (ini) or built-in name\n"
+"                         (default " DEFAULT_SCENARIO ")\n"
+"  --seed=N               random seed (default 1); same seed, same output\n"
+"  --format=table|csv|json\n"
+"  --selector=NAME        round-robin|rr, queue-length|ql, service-time|st,\n"
+"                         historical-service-time|hst\n"
+"  --selector_args='W..'  the selector's table arguments (e.g. '972 0')\n"
+"  --clock=jiffies|jiffies-aligned|ktime   bio-mode start stamp\n"
+"  --mode=bio|request     --hz=100|250|300|1000   --uptime=3600s\n"
+"  --queue_if_no_path=0|1\n"
+"  fio options, applied to every job: --iodepth (--depth), --numjobs, --bs,\n"
+"  --rw, --rwmixread, --number_ios, --runtime, --ramp_time, --rate_iops,\n"
+"  --rate_process=linear|poisson, --ioengine\n"
+"  sizes take k/m/g (1024-based), durations ns/us/ms/s/m/h.\n"
+"\n"
+"example: mpsim --selector=hst --clock=ktime --iodepth=32\n"
+"exit status: 0 ok, 1 failed, 2 bad input\n", f);
+}
+
+int cli_option(int argc, char **argv, int i, const char **key, size_t *klen,
+	       const char **value, char *err)
+{
+	const char *a = argv[i], *eq;
+
+	if (strncmp(a, "--", 2) || !a[2])
+		return input_error(err, "unexpected argument '%s' (options are --key=value)", a);
+	a += 2;
+	eq = strchr(a, '=');
+	*key = a;
+	if (eq) {
+		*klen = (size_t)(eq - a);
+		*value = eq + 1;
+		return 1;
+	}
+	*klen = strlen(a);
+	if (i + 1 < argc && strncmp(argv[i + 1], "--", 2)) {
+		*value = argv[i + 1];
+		return 2;
+	}
+	*value = NULL;			/* a flag: --time_based */
+	return 1;
+}
+
+static bool key_is(const char *key, size_t klen, const char *name)
+{
+	return strlen(name) == klen && !strncmp(key, name, klen);
+}
+
+static int load_scenario(struct run_opts *o, const char *name, char *err)
+{
+	if (!strchr(name, '/') && scenario_builtin_text(name)) {
+		snprintf(o->scenario_name, sizeof(o->scenario_name), "%s", name);
+		return scenario_load_builtin(&o->sc, name, err);
+	}
+	snprintf(o->scenario_name, sizeof(o->scenario_name), "%s", name);
+	return scenario_load_file(&o->sc, name, err);
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t n = 1;
+	char *s;
+	int i;
+
+	for (i = 1; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	s = xcalloc(1, n);
+	for (i = 1; i < argc; i++) {
+		if (i > 1)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+int cli_parse_run(int argc, char **argv, struct run_opts *o,
+		  const char *const *extra_ok, char *err)
+{
+	const char *scn = DEFAULT_SCENARIO;
+	int i, used, r;
+
+	memset(o, 0, sizeof(*o));
+	scenario_init(&o->sc);
+	o->seed = 1;
+	o->format = FMT_TABLE;
+	/* --scenario first: the other options override its values */
+	for (i = 1; i < argc; i += used) {
+		const char *key, *val;
+		size_t klen;
+
+		used = cli_option(argc, argv, i, &key, &klen, &val, err);
+		if (used < 0)
+			return used;
+		if (key_is(key, klen, "scenario")) {
+			if (!val || !*val)
+				return input_error(err, "--scenario: needs a file or built-in name");
+			scn = val;
+		}
+	}
+	r = load_scenario(o, scn, err);
+	if (r)
+		return r;
+	for (i = 1; i < argc; i += used) {
+		const char *key, *val;
+		char name[64];
+		size_t klen;
+		uint64_t v;
+
+		used = cli_option(argc, argv, i, &key, &klen, &val, err);
+		if (klen >= sizeof(name))
+			return input_error(err, "unknown option --%.40s...", key);
+		memcpy(name, key, klen);
+		name[klen] = '\0';
+		if (!strcmp(name, "scenario"))
+			continue;
+		if (extra_ok) {
+			const char *const *e;
+
+			for (e = extra_ok; *e && strcmp(*e, name); e++)
+				;
+			if (*e)
+				continue;
+		}
+		if (!strcmp(name, "seed")) {
+			if (!val || parse_uint(val, &v, err))
+				return input_error(err, "--seed: '%s' is not an unsigned integer",
+						   val ? val : "");
+			o->seed = v;
+		} else if (!strcmp(name, "format")) {
+			if (!val || out_format_parse(val, &o->format))
+				return input_error(err, "--format: '%s' is not table, csv or json",
+						   val ? val : "");
+		} else {
+			r = scenario_set(&o->sc, name, val ? val : "1", err);
+			if (r)
+				return r;
+		}
+	}
+	r = scenario_validate(&o->sc, err);
+	if (r)
+		return r;
+	if (!ps_find(o->sc.selector))
+		return input_error(err, "--selector: unknown selector '%s' (see: mpsim list selectors)",
+				   o->sc.selector);
+	o->options = join_args(argc, argv);
+	return 0;
+}
+
+void cli_free_run(struct run_opts *o)
+{
+	scenario_free(&o->sc);
+	free(o->options);
+	o->options = NULL;
+}
+
+int cli_emit(char *buf, size_t len)
+{
+	int rc = EXIT_OK;
+
+	if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
+		perror("mpsim: writing output");
+		rc = EXIT_FAILED;
+	}
+	free(buf);
+	return rc;
+}
+
+static int bad_input(const char *err)
+{
+	fprintf(stderr, "mpsim: %s\n", err);
+	return EXIT_BAD_INPUT;
+}
+
+/* Output is built in memory and written only when complete, so bad input
+ * found late never leaves half a table on stdout. */
+int cmd_run(int argc, char **argv)
+{
+	char err[ERR_MAX], *buf = NULL;
+	struct provenance pv;
+	struct run_result res;
+	struct run_opts o;
+	size_t len = 0;
+	FILE *mem;
+	int r;
+
+	r = cli_parse_run(argc, argv, &o, NULL, err);
+	if (r) {
+		cli_free_run(&o);
+		return bad_input(err);
+	}
+	r = run_scenario(&o.sc, o.seed, &res, err);
+	if (r) {
+		fprintf(stderr, "mpsim: %s: %s\n", o.scenario_name, err);
+		cli_free_run(&o);
+		return EXIT_BAD_INPUT;
+	}
+	pv.scenario = o.scenario_name;
+	pv.seed = o.seed;
+	pv.options = o.options;
+	mem = open_memstream(&buf, &len);
+	if (!mem) {
+		perror("mpsim");
+		abort();
+	}
+	report_run(mem, o.format, &pv, &o.sc, &res);
+	fclose(mem);
+	run_result_free(&res);
+	cli_free_run(&o);
+	return cli_emit(buf, len);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	char err[ERR_MAX], *buf = NULL;
+	struct compare_result cr;
+	struct provenance pv;
+	struct run_opts o;
+	size_t len = 0;
+	FILE *mem;
+	int r;
+
+	r = cli_parse_run(argc, argv, &o, NULL, err);
+	if (r) {
+		cli_free_run(&o);
+		return bad_input(err);
+	}
+	r = compare_run(&o.sc, o.seed, &cr, err);
+	if (r) {
+		fprintf(stderr, "mpsim: %s: %s\n", o.scenario_name, err);
+		cli_free_run(&o);
+		return EXIT_BAD_INPUT;
+	}
+	pv.scenario = o.scenario_name;
+	pv.seed = o.seed;
+	pv.options = o.options;
+	mem = open_memstream(&buf, &len);
+	if (!mem) {
+		perror("mpsim");
+		abort();
+	}
+	report_compare(mem, o.format, &pv, &o.sc, &cr);
+	fclose(mem);
+	compare_free(&cr);
+	cli_free_run(&o);
+	return cli_emit(buf, len);
+}
+
+int cmd_list(int argc, char **argv)
+{
+	unsigned i;
+
+	if (argc == 2 && !strcmp(argv[1], "selectors")) {
+		for (i = 0; i < ps_nr_types; i++)
+			printf("%-24s %-4s %s\n", ps_types[i]->name,
+			       ps_types[i]->alias, ps_types[i]->kernel_file);
+		return EXIT_OK;
+	}
+	if (argc == 2 && !strcmp(argv[1], "scenarios")) {
+		for (i = 0; scenario_builtin_name(i); i++)
+			printf("%s\n", scenario_builtin_name(i));
+		return EXIT_OK;
+	}
+	fprintf(stderr, "mpsim: list: say 'selectors' or 'scenarios'\n");
+	return EXIT_BAD_INPUT;
+}

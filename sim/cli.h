@@ -1,0 +1,58 @@
+/*
+ * cli.h: the commands of the mpsim binary and the option handling they
+ * share.  mpsim.c holds only main(); each command lives in its own file
+ * so tests can call it directly.
+ *
+ * Exit status: 0 success, 1 a run could not complete (a check failed, an
+ * output could not be written), 2 bad input.
+ */
+#ifndef MPSIM_CLI_H
+#define MPSIM_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report.h"
+#include "scenario.h"
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_FAILED = 1,
+	EXIT_BAD_INPUT = 2,
+};
+
+/* What the options of a run or comparison resolve to. */
+struct run_opts {
+	struct scenario sc;
+	char scenario_name[256];	/* built-in name or file path */
+	uint64_t seed;
+	enum out_format format;
+	char *options;			/* the options as given, for provenance */
+};
+
+/*
+ * Parse `--key=value` / `--key value` words: --scenario first (wherever
+ * it stands), then every other option in order, as scenario overrides.
+ * Returns 0 or -EINVAL with err set ("--iodepth: ...").  extra_ok lists
+ * option names (without dashes) a command handles itself; their values
+ * are left for it in argv order and skipped here (NULL for none).
+ */
+int cli_parse_run(int argc, char **argv, struct run_opts *o,
+		  const char *const *extra_ok, char *err);
+void cli_free_run(struct run_opts *o);
+
+/* Split "--key=value" or "--key" "value"; returns the number of words
+ * used (1 or 2), or -EINVAL. */
+int cli_option(int argc, char **argv, int i, const char **key, size_t *klen,
+	       const char **value, char *err);
+
+/* Write a finished in-memory output to stdout; returns an exit code. */
+int cli_emit(char *buf, size_t len);
+
+int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+void cli_usage(FILE *f);
+
+#endif

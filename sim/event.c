@@ -1,0 +1,86 @@
+/*
+ * event.c: the binary min-heap behind the event queue.  Records are kept
+ * by value in one array (no allocation per event); a heap of a few dozen
+ * entries stays in L1, which is what keeps the per-I/O cost low.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "event.h"
+
+/* ORDER EV */
+const char *const ev_kind_name[EV_NR_KINDS] = {
+	"dev-arrive", "dev-done", "job-arrival", "ramp-end", "run-end",
+	"path-event", "delay-wake",
+};
+
+void evq_init(struct evq *q)
+{
+	q->cap = 64;
+	q->n = 0;
+	q->next_seq = 0;
+	q->heap = xmalloc(q->cap * sizeof(*q->heap));
+}
+
+void evq_free(struct evq *q)
+{
+	free(q->heap);
+	q->heap = NULL;
+	q->n = q->cap = 0;
+}
+
+/* Return non-zero if a is due before b. */
+static inline bool ev_less(const struct event *a, const struct event *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+void evq_push(struct evq *q, sim_ns time, enum ev_kind kind, void *obj)
+{
+	struct event e = { time, q->next_seq++, kind, obj };
+	unsigned i;
+
+	if (q->n == q->cap) {
+		q->cap *= 2;
+		q->heap = xrealloc(q->heap, q->cap * sizeof(*q->heap));
+	}
+	/* Sift up: move parents down until e's place is found. */
+	for (i = q->n++; i > 0; ) {
+		unsigned parent = (i - 1) / 2;
+
+		if (!ev_less(&e, &q->heap[parent]))
+			break;
+		q->heap[i] = q->heap[parent];
+		i = parent;
+	}
+	q->heap[i] = e;
+}
+
+int evq_pop(struct evq *q, struct event *out)
+{
+	struct event last;
+	unsigned i, n;
+
+	if (!q->n)
+		return 0;
+	*out = q->heap[0];
+	n = --q->n;
+	if (!n)
+		return 1;
+	last = q->heap[n];
+	/* Sift the former last element down from the root. */
+	for (i = 0; ; ) {
+		unsigned c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && ev_less(&q->heap[c + 1], &q->heap[c]))
+			c++;
+		if (!ev_less(&q->heap[c], &last))
+			break;
+		q->heap[i] = q->heap[c];
+		i = c;
+	}
+	q->heap[i] = last;
+	return 1;
+}

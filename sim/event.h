@@ -1,0 +1,61 @@
+/*
+ * event.h: the pending-event queue, a binary min-heap of event records
+ * ordered by (time, sequence).
+ *
+ * Ordering guarantee: events due at the same nanosecond run in the order
+ * they were scheduled (the sequence number is a FIFO tie-break, as libuv's
+ * timer start_id), so a run is a pure function of its inputs and seed.
+ * An event scheduled while another is being handled, for the same time,
+ * runs after every event already queued for that time.
+ */
+#ifndef MPSIM_EVENT_H
+#define MPSIM_EVENT_H
+
+#include <stdint.h>
+
+#include "sim.h"
+
+/* What an event does; the loop (sim/loop.c) switches on it.
+ * ORDER EV: keep ev_kind_name[] in sim/event.c in the same order. */
+enum ev_kind {
+	EV_DEV_ARRIVE,		/* an I/O reaches a device queue (after latency) */
+	EV_DEV_DONE,		/* a device slot finishes an I/O */
+	EV_JOB_ARRIVAL,		/* open loop: a job's next I/O is due */
+	EV_RAMP_END,		/* ramp_time over: statistics start */
+	EV_RUN_END,		/* runtime over: the run stops */
+	EV_PATH_EVENT,		/* a scripted fail/reinstate of a path */
+	EV_DELAY_WAKE,		/* a dm-delay layer polls or its timer fires */
+	EV_NR_KINDS
+};
+
+struct event {
+	sim_ns time;		/* when it is due */
+	uint64_t seq;		/* schedule order: FIFO among equal times */
+	enum ev_kind kind;
+	void *obj;		/* what it acts on (an I/O, a device, a job) */
+};
+
+struct evq {
+	struct event *heap;	/* heap[0] is the earliest */
+	unsigned n, cap;
+	uint64_t next_seq;
+};
+
+void evq_init(struct evq *q);
+void evq_free(struct evq *q);
+
+/* Queue an event; O(log n). */
+void evq_push(struct evq *q, sim_ns time, enum ev_kind kind, void *obj);
+
+/* Remove the earliest event into *e; returns 0 if the queue is empty.
+ * O(log n). */
+int evq_pop(struct evq *q, struct event *e);
+
+static inline int evq_empty(const struct evq *q)
+{
+	return q->n == 0;
+}
+
+extern const char *const ev_kind_name[EV_NR_KINDS];
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * loop.c: the event loop.  Pop the earliest event, move the clock to it,
+ * hand it to its owner; repeat until the queue is empty or the run is
+ * over.  Cost per event: one heap pop plus what the handler does (a
+ * closed-loop I/O is two events at most: arrival after a latency, and
+ * completion).  Events a handler schedules for the current instant run
+ * after every event already queued for it (event.h), never before.
+ */
+#include <assert.h>
+#include <stdlib.h>
+
+#include "engine.h"
+
+struct sim_io *sim_io_get(struct sim *s)
+{
+	struct sim_io *io = s->pool;
+
+	/* The pool holds one I/O per unit of iodepth (sim/run.c), and no
+	 * job exceeds its depth. */
+	assert(io);
+	s->pool = io->next;
+	return io;
+}
+
+void sim_io_put(struct sim *s, struct sim_io *io)
+{
+	io->next = s->pool;
+	s->pool = io;
+}
+
+#ifdef MPSIM_DEBUG
+/* The invariants of sim.h §5, after every event. */
+static int sim_check(const struct sim *s, sim_ns before)
+{
+	uint64_t sum = 0;
+	unsigned i;
+
+	if (s->now < before)
+		return 0;
+	for (i = 0; i < s->nr_paths; i++) {
+		const struct sim_path *p = &s->paths[i];
+
+		sum += p->inflight;
+		if (p->conf->slots && p->busy > p->conf->slots)
+			return 0;
+	}
+	return sum == s->outstanding;
+}
+#endif
+
+static void stats_open(struct sim *s)
+{
+	unsigned i;
+
+	s->measuring = true;
+	for (i = 0; i < s->nr_paths; i++)
+		path_stats_open(&s->paths[i]);
+}
+
+void sim_loop(struct sim *s)
+{
+	struct event e;
+	uint64_t n = 0;
+
+	if (s->stats_from == s->now)
+		stats_open(s);
+	while (!s->stop && evq_pop(&s->q, &e)) {
+#ifdef MPSIM_DEBUG
+		sim_ns before = s->now;
+#endif
+		s->now = e.time;
+		n++;
+		switch (e.kind) {
+		case EV_DEV_DONE: {
+			struct sim_io *io = e.obj;
+
+			path_done(io->path, io);
+			break;
+		}
+		case EV_DEV_ARRIVE: {
+			struct sim_io *io = e.obj;
+
+			path_arrive(io->path, io);
+			break;
+		}
+		case EV_JOB_ARRIVAL:
+			job_arrival(e.obj);
+			break;
+		case EV_RAMP_END:
+			stats_open(s);
+			break;
+		case EV_RUN_END:
+			s->stop = true;
+			break;
+		default:
+			abort();
+		}
+#ifdef MPSIM_DEBUG
+		assert(sim_check(s, before));
+#endif
+	}
+	s->res->events += n;
+}

@@ -1,0 +1,260 @@
+/*
+ * merge.c: `mpsim merge`, which joins the per-point files of a sweep run
+ * elsewhere (see --list-runs) into the file the sweep itself would have
+ * written, byte for byte.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep.h"
+
+struct input {
+	const char *name;
+	char *buf;		/* the whole file */
+	size_t n;
+	char version[32];	/* mpsim that wrote it */
+	char *cmdline;		/* the sweep's options, from its first line */
+};
+
+/* A one-line message about bad input; returns EXIT_BAD_INPUT. */
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("mpsim: merge: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return EXIT_BAD_INPUT;
+}
+
+static int read_file(struct input *in)
+{
+	FILE *f = fopen(in->name, "rb");
+	size_t cap = 1 << 16, r;
+
+	if (!f)
+		return -1;
+	in->buf = xmalloc(cap);
+	in->n = 0;
+	while ((r = fread(in->buf + in->n, 1, cap - in->n, f)) > 0) {
+		in->n += r;
+		if (in->n == cap) {
+			cap *= 2;
+			in->buf = xrealloc(in->buf, cap);
+		}
+	}
+	r = (size_t)ferror(f);
+	fclose(f);
+	return r ? -1 : 0;
+}
+
+/* The --scenario of a sweep's options ("" for the built-in default). */
+static char *scenario_of(const char *cmdline)
+{
+	char **w, *s = NULL;
+	int n, i;
+
+	n = shell_split(cmdline, &w);
+	for (i = 0; i < n; i++) {
+		if (!s && !strncmp(w[i], "--scenario=", 11))
+			s = xstrdup(w[i] + 11);
+		free(w[i]);
+	}
+	if (n > 0)
+		free(w);
+	return s ? s : xstrdup("");
+}
+
+/* Why two inputs cannot be merged (their first lines differ). */
+static int mismatch(const struct input *a, const struct input *b)
+{
+	char *sa, *sb;
+	int rc;
+
+	if (strcmp(a->version, b->version))
+		return bad("%s was written by mpsim %s, %s by mpsim %s", a->name,
+			   a->version, b->name, b->version);
+	sa = scenario_of(a->cmdline);
+	sb = scenario_of(b->cmdline);
+	if (strcmp(sa, sb))
+		rc = bad("%s and %s are from different scenarios (%s, %s)",
+			 a->name, b->name, *sa ? sa : "the default",
+			 *sb ? sb : "the default");
+	else
+		rc = bad("%s and %s are from different sweeps (their first "
+			 "lines differ)", a->name, b->name);
+	free(sa);
+	free(sb);
+	return rc;
+}
+
+/* The sweep that wrote the inputs, rebuilt from its options. */
+static int rebuild(struct sweep *sw, const struct input *in, char *err)
+{
+	char **w, **argv;
+	int n, i, r;
+
+	n = shell_split(in->cmdline, &w);
+	if (n < 0)
+		return input_error(err, "%s: its first line does not parse",
+				   in->name);
+	argv = xcalloc((size_t)n + 2, sizeof(*argv));
+	argv[0] = xstrdup("sweep");
+	for (i = 0; i < n; i++)
+		argv[i + 1] = w[i];
+	r = sweep_parse(sw, n + 1, argv, err);
+	if (!r)
+		r = sweep_prepare(sw, err);
+	for (i = 0; i <= n; i++)
+		free(argv[i]);
+	free(argv);
+	if (n > 0)
+		free(w);
+	return r;
+}
+
+/* "3, 7, 12, ..." : the first few missing points, for the message. */
+static void missing_list(const struct sweep *sw, const uint32_t *len,
+			 char *buf, size_t size)
+{
+	size_t n = 0;
+	uint64_t k, shown = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < sw->nr_points && n + 24 < size; k++) {
+		if (len[k])
+			continue;
+		if (shown++ == 8) {
+			snprintf(buf + n, size - n, ", ...");
+			return;
+		}
+		n += (size_t)snprintf(buf + n, size - n, "%s%llu", n ? ", " : "",
+				      (unsigned long long)k);
+	}
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	struct input *in = xcalloc((size_t)argc + 1, sizeof(*in));
+	const char *output = NULL, **blk = NULL;
+	struct sweep sw = { 0 };
+	uint32_t *len = NULL;
+	size_t *src = NULL;
+	char err[ERR_MAX], list[160];
+	int nin = 0, i, rc = EXIT_BAD_INPUT;
+	uint64_t k, have = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--output=", 9)) {
+			output = argv[i] + 9;
+		} else if (!strcmp(argv[i], "--output") && i + 1 < argc) {
+			output = argv[++i];
+		} else if (!strncmp(argv[i], "--", 2)) {
+			bad("unknown option '%s' (merge takes --output=FILE and "
+			    "files)", argv[i]);
+			goto out;
+		} else {
+			in[nin++].name = argv[i];
+		}
+	}
+	if (!output || !*output || !nin) {
+		bad("usage: mpsim merge --output=FILE FILE...");
+		goto out;
+	}
+	for (i = 0; i < nin; i++) {
+		if (read_file(&in[i])) {
+			snprintf(err, sizeof(err), "%s", in[i].name);
+			perror(err);
+			goto out;
+		}
+		if (sweep_head_parse(in[i].buf, in[i].n, in[i].version,
+				     sizeof(in[i].version), &in[i].cmdline)) {
+			bad("%s: not a result file of mpsim sweep", in[i].name);
+			goto out;
+		}
+		if (i && (strcmp(in[i].version, in[0].version) ||
+			  strcmp(in[i].cmdline, in[0].cmdline))) {
+			mismatch(&in[0], &in[i]);
+			goto out;
+		}
+	}
+	if (strcmp(in[0].version, MPSIM_VERSION)) {
+		bad("%s was written by mpsim %s; this is mpsim %s", in[0].name,
+		    in[0].version, MPSIM_VERSION);
+		goto out;
+	}
+	if (rebuild(&sw, &in[0], err)) {
+		bad("the sweep of %s: %s", in[0].name, err);
+		goto out;
+	}
+
+	blk = xcalloc(sw.nr_points, sizeof(*blk));
+	len = xcalloc(sw.nr_points, sizeof(*len));
+	src = xcalloc(sw.nr_points, sizeof(*src));
+	for (i = 0; i < nin; i++) {
+		struct sweep_block *b;
+		size_t valid, j;
+		long nb;
+
+		nb = sweep_scan(&sw, in[i].name, in[i].buf, in[i].n, &b, &valid,
+				err);
+		if (nb < 0) {
+			bad("%s", err);
+			goto out;
+		}
+		if (valid < in[i].n && !mpsim_quiet)
+			fprintf(stderr, "mpsim: merge: %s: ignoring %zu bytes of an "
+				"unfinished point at its end\n", in[i].name,
+				in[i].n - valid);
+		for (j = 0; j < (size_t)nb; j++) {
+			const char *p = in[i].buf + b[j].off;
+
+			k = b[j].point;
+			if (len[k] && (len[k] != b[j].len ||
+				       memcmp(blk[k], p, len[k]))) {
+				free(b);
+				bad("point %llu differs between %s and %s",
+				    (unsigned long long)k, in[src[k]].name,
+				    in[i].name);
+				goto out;
+			}
+			if (!len[k])
+				have++;
+			blk[k] = p;
+			len[k] = (uint32_t)b[j].len;
+			src[k] = (size_t)i;
+		}
+		free(b);
+	}
+	if (sweep_write_sorted(output, &sw, blk, len, err)) {
+		fprintf(stderr, "mpsim: merge: %s\n", err);
+		rc = EXIT_FAILED;
+		goto out;
+	}
+	rc = EXIT_OK;
+	if (have < sw.nr_points) {
+		missing_list(&sw, len, list, sizeof(list));
+		fprintf(stderr, "mpsim: merge: %s holds %llu of %llu points "
+			"(missing %s); the sweep's own command with --output=%s "
+			"runs the rest\n", output, (unsigned long long)have,
+			(unsigned long long)sw.nr_points, list, output);
+		rc = EXIT_FAILED;
+	}
+out:
+	for (i = 0; i < nin; i++) {
+		free(in[i].buf);
+		free(in[i].cmdline);
+	}
+	free(in);
+	free(blk);
+	free(len);
+	free(src);
+	sweep_free(&sw);
+	return rc;
+}

@@ -1,0 +1,54 @@
+/*
+ * report.h: writing results for people (a Markdown table) and for
+ * programs (CSV, JSON).  Every output says what produced it: mpsim's
+ * version, the scenario, the options and the seed.
+ */
+#ifndef MPSIM_REPORT_H
+#define MPSIM_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "scenario.h"
+#include "stats.h"
+
+enum out_format { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+int out_format_parse(const char *s, enum out_format *f);
+
+/* What produced a result. */
+struct provenance {
+	const char *scenario;	/* built-in name or file path */
+	uint64_t seed;
+	const char *options;	/* the command line's options, as given */
+};
+
+/* One run: per-path rows and a total. */
+void report_run(FILE *f, enum out_format fmt, const struct provenance *pv,
+		const struct scenario *sc, const struct run_result *r);
+
+/* A comparison column: one run of the scenario with these settings. */
+struct compare_col {
+	const char *label;	/* "HST (jiffies)" */
+	const char *key;	/* machine name: "hst_jiffies" */
+	const char *selector;	/* kernel name */
+	enum start_clock clock;
+};
+
+struct compare_result {
+	unsigned nr_cols;
+	const struct compare_col *cols;
+	struct run_result *runs;	/* one per column */
+};
+
+/* Run every column of the comparison (common random numbers: one seed). */
+int compare_run(const struct scenario *sc, uint64_t seed,
+		struct compare_result *cr, char *err);
+void compare_free(struct compare_result *cr);
+void report_compare(FILE *f, enum out_format fmt, const struct provenance *pv,
+		    const struct scenario *sc, const struct compare_result *cr);
+
+/* Write s as a JSON string literal (quotes, escapes). */
+void json_string(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,119 @@
+/* run.c: build the world of one run from a scenario, run it, measure it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "run.h"
+
+void best_shares(const struct scenario *sc, double *best)
+{
+	double sum = 0;
+	unsigned i;
+
+	for (i = 0; i < sc->nr_paths; i++) {
+		const struct path_conf *c = &sc->paths[i];
+		/* mean cost of one I/O: service plus the per-byte cost of the
+		 * first job's block size */
+		double cost = c->service.mean;
+		unsigned k = c->slots ? c->slots : 1;
+
+		if (c->bandwidth && sc->nr_jobs)
+			cost += 1e9 * (double)sc->jobs[0].bs / (double)c->bandwidth;
+		best[i] = cost > 0 ? k / cost : 0;
+		sum += best[i];
+	}
+	for (i = 0; i < sc->nr_paths; i++)
+		best[i] = sum > 0 ? best[i] / sum : 0;
+}
+
+static void sim_free(struct sim *s)
+{
+	unsigned i;
+
+	mpath_teardown(&s->mp);
+	for (i = 0; i < s->nr_paths; i++)
+		path_teardown(&s->paths[i]);
+	for (i = 0; i < s->nr_jobs; i++)
+		job_teardown(&s->jobs[i]);
+	free(s->paths);
+	free(s->jobs);
+	free(s->io_mem);
+	evq_free(&s->q);
+}
+
+int run_scenario(const struct scenario *sc, uint64_t seed,
+		 struct run_result *res, char *err)
+{
+	struct sim s;
+	uint64_t nr_io = 0;
+	sim_ns runtime = 0, ramp = 0;
+	unsigned i, k, n;
+	int r;
+
+	memset(&s, 0, sizeof(s));
+	run_result_alloc(res, sc->nr_paths);
+	s.sc = sc;
+	s.res = res;
+	s.start = s.now = sc->uptime;
+	evq_init(&s.q);
+
+	s.nr_paths = sc->nr_paths;
+	s.paths = xcalloc(s.nr_paths, sizeof(*s.paths));
+	for (i = 0; i < s.nr_paths; i++) {
+		path_setup(&s.paths[i], &s, &sc->paths[i], i, seed);
+		s.paths[i].stats = &res->path[i];
+		snprintf(res->names[i], sizeof(res->names[i]), "%s",
+			 sc->paths[i].name);
+	}
+	best_shares(sc, res->best);
+
+	/* numjobs clones of every job; stream indices follow clone order */
+	for (i = 0; i < sc->nr_jobs; i++)
+		s.nr_jobs += sc->jobs[i].numjobs;
+	s.jobs = xcalloc(s.nr_jobs, sizeof(*s.jobs));
+	for (i = 0, n = 0; i < sc->nr_jobs; i++) {
+		const struct job_conf *c = &sc->jobs[i];
+
+		for (k = 0; k < c->numjobs; k++, n++) {
+			job_setup(&s.jobs[n], &s, c, n, seed);
+			nr_io += s.jobs[n].depth;
+		}
+		if (c->runtime > runtime)
+			runtime = c->runtime;
+		if (c->ramp_time > ramp)
+			ramp = c->ramp_time;
+	}
+	s.io_mem = xcalloc(nr_io, sizeof(*s.io_mem));
+	for (i = 0; i < nr_io; i++)
+		sim_io_put(&s, &s.io_mem[i]);
+
+	r = mpath_setup(&s.mp, &s, err);
+	if (r) {
+		sim_free(&s);
+		run_result_free(res);
+		return r;
+	}
+
+	s.stats_from = s.start + ramp;
+	/* fio runs ramp_time first and then runtime on top of it */
+	s.end = runtime ? s.stats_from + runtime : UINT64_MAX;
+	if (ramp)
+		sim_schedule(&s, s.stats_from, EV_RAMP_END, NULL);
+	if (runtime)
+		sim_schedule(&s, s.end, EV_RUN_END, NULL);
+	for (i = 0; i < s.nr_jobs; i++)
+		job_start(&s.jobs[i]);
+	sim_loop(&s);
+
+	/* Close the window: at the run's end, or at the last completion. */
+	for (i = 0; i < s.nr_paths; i++) {
+		path_stats_close(&s.paths[i]);
+		res->total.ios += res->path[i].ios;
+		res->total.bytes += res->path[i].bytes;
+		res->total.errors += res->path[i].errors;
+		lat_merge(&res->total.lat, &res->path[i].lat);
+	}
+	res->window = s.now > s.stats_from ? s.now - s.stats_from : 0;
+	sim_free(&s);
+	return 0;
+}

@@ -1,0 +1,25 @@
+/*
+ * run.h: one simulation run from a scenario to a result, and the
+ * comparison of several selector/clock columns on one scenario.
+ */
+#ifndef MPSIM_RUN_H
+#define MPSIM_RUN_H
+
+#include <stdint.h>
+
+#include "scenario.h"
+#include "stats.h"
+
+/*
+ * Run sc with seed; fills res (run_result_free() it).  Returns 0, or
+ * -EINVAL with err set when the scenario cannot be built (unknown
+ * selector, selector arguments the kernel would reject).
+ */
+int run_scenario(const struct scenario *sc, uint64_t seed,
+		 struct run_result *res, char *err);
+
+/* The capacity share of each path ("Best"): slots / mean cost, normalised;
+ * an unbounded path counts as one slot per mean cost. */
+void best_shares(const struct scenario *sc, double *best);
+
+#endif

@@ -1,0 +1,1044 @@
+/*
+ * scenario.c: a scenario from its ini text (design.md §5b), from a file or
+ * built in, then changed by command-line overrides, then checked.  Every
+ * option is one line of the option table below, whose setter serves both
+ * the file and the command line.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ini.h"
+#include "scenario.h"
+
+/* The built-in scenarios, generated from workloads/scenarios/ by embed.sh. */
+struct builtin_scenario {
+	const char *name;
+	const char *text;
+};
+extern const struct builtin_scenario builtin_scenarios[];
+
+#define MAX_FILE	(1024 * 1024)	/* largest scenario file read */
+#define MAX_CLONES	4096		/* numjobs of all jobs: fio's
+					   --max-jobs default */
+#define MAX_INFLIGHT	(1U << 20)	/* I/Os in flight over all clones */
+#define MAX_SLOTS	(1U << 20)
+#define MAX_RATE_IOPS	1000000000ULL	/* one I/O per ns */
+#define SHOW		"%.40s"		/* user text quoted in a message */
+
+static const char *const ioengine_names[] = {
+	[IOENGINE_PSYNC] = "psync",
+	[IOENGINE_SYNC] = "sync",
+	[IOENGINE_PVSYNC] = "pvsync",
+	[IOENGINE_PVSYNC2] = "pvsync2",
+	[IOENGINE_VSYNC] = "vsync",
+	[IOENGINE_LIBAIO] = "libaio",
+	[IOENGINE_IO_URING] = "io_uring",
+	[IOENGINE_POSIXAIO] = "posixaio",
+};
+
+static const char *const rw_names[] = {
+	[RW_READ] = "read",
+	[RW_WRITE] = "write",
+	[RW_RANDREAD] = "randread",
+	[RW_RANDWRITE] = "randwrite",
+	[RW_RW] = "rw",
+	[RW_RANDRW] = "randrw",
+};
+
+const char *ioengine_name(enum ioengine e)
+{
+	if ((unsigned)e >= ARRAY_SIZE(ioengine_names))
+		return "?";
+	return ioengine_names[e];
+}
+
+const char *rw_name(enum rw_mode rw)
+{
+	return (unsigned)rw < ARRAY_SIZE(rw_names) ? rw_names[rw] : "?";
+}
+
+bool ioengine_sync(enum ioengine e)
+{
+	return e != IOENGINE_LIBAIO && e != IOENGINE_IO_URING &&
+	       e != IOENGINE_POSIXAIO;
+}
+
+unsigned job_iodepth(const struct job_conf *j)
+{
+	return ioengine_sync(j->ioengine) ? 1 : j->iodepth;
+}
+
+/* Replaces control characters so that a message stays on one line. */
+static void one_line(char *err)
+{
+	for (; *err; err++)
+		if (iscntrl((unsigned char)*err))
+			*err = '?';
+}
+
+/* ---- defaults ---- */
+
+void scenario_init(struct scenario *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->mode = MODE_BIO;
+	strcpy(sc->selector, "historical-service-time");
+	sc->clock = START_KTIME;
+	sc->hz = 250;
+	sc->uptime = 3600 * NSEC_PER_SEC;
+	sc->queue_if_no_path = false;
+}
+
+/*
+ * fio's defaults for a job (fio HOWTO: rw=read, bs=4k, iodepth=1, ...),
+ * but for the engine: fio's default, psync, would cap every job that does
+ * not name an engine at depth 1, and queue depth is what mpsim studies.
+ */
+static void job_defaults(struct job_conf *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->rw = RW_READ;
+	j->rwmixread = 50;
+	j->bs = 4096;
+	j->iodepth = 1;
+	j->numjobs = 1;
+	j->rate_process = RATE_LINEAR;
+	j->ioengine = IOENGINE_LIBAIO;
+}
+
+static void path_defaults(struct path_conf *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->slots = 1;
+	p->service.kind = DIST_FIXED;
+	p->request_stats = true;
+}
+
+void scenario_free(struct scenario *sc)
+{
+	free(sc->paths);
+	free(sc->jobs);
+	sc->paths = NULL;
+	sc->jobs = NULL;
+	sc->nr_paths = 0;
+	sc->nr_jobs = 0;
+}
+
+void scenario_copy(struct scenario *dst, const struct scenario *src)
+{
+	size_t np = src->nr_paths * sizeof(*src->paths);
+	size_t nj = src->nr_jobs * sizeof(*src->jobs);
+
+	*dst = *src;
+	dst->paths = np ? memcpy(xmalloc(np), src->paths, np) : NULL;
+	dst->jobs = nj ? memcpy(xmalloc(nj), src->jobs, nj) : NULL;
+}
+
+static struct path_conf *add_path(struct scenario *sc)
+{
+	struct path_conf *p;
+
+	sc->paths = xrealloc(sc->paths, (sc->nr_paths + 1) * sizeof(*p));
+	p = &sc->paths[sc->nr_paths++];
+	path_defaults(p);
+	return p;
+}
+
+static struct job_conf *add_job(struct scenario *sc,
+				const struct job_conf *tmpl, const char *name)
+{
+	struct job_conf *j;
+
+	sc->jobs = xrealloc(sc->jobs, (sc->nr_jobs + 1) * sizeof(*j));
+	j = &sc->jobs[sc->nr_jobs++];
+	*j = *tmpl;
+	snprintf(j->name, sizeof(j->name), "%s", name);
+	return j;
+}
+
+/* fio's default job, for a scenario without job sections. */
+static void add_default_job(struct scenario *sc, const struct job_conf *tmpl)
+{
+	struct job_conf d;
+
+	if (!tmpl) {
+		job_defaults(&d);
+		tmpl = &d;
+	}
+	add_job(sc, tmpl, "default");
+}
+
+/* ---- value helpers for the setters ---- */
+
+/* An unsigned count in [lo, hi] with fio's int suffixes. */
+static int set_count(const char *v, unsigned lo, unsigned hi, unsigned *out,
+		     char *err)
+{
+	uint64_t n = 0;
+	int r;
+
+	r = parse_uint(v, &n, err);
+	if (r)
+		return r;
+	if (n < lo || n > hi)
+		return input_error(err, "'" SHOW "' is out of range (%u to %u)",
+				   v, lo, hi);
+	*out = (unsigned)n;
+	return 0;
+}
+
+/* A string that must fit in a field of `size` bytes. */
+static int set_string(const char *v, char *field, size_t size, bool empty_ok,
+		      char *err)
+{
+	size_t n = strlen(v);
+
+	if (!n && !empty_ok)
+		return input_error(err, "empty value");
+	if (n >= size)
+		return input_error(err, "'" SHOW "...' is longer than %zu "
+				   "characters", v, size - 1);
+	memcpy(field, v, n + 1);
+	return 0;
+}
+
+/* Index of v in names[0..n), or -1. */
+static int lookup(const char *v, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && !strcmp(v, names[i]))
+			return (int)i;
+	return -1;
+}
+
+/* ---- the setters: one per option, shared by file and command line ---- */
+
+/* What a setter may change; only the member its section gives is set. */
+struct target {
+	struct scenario *sc;		/* [multipath] options */
+	struct path_conf *path;		/* [path NAME] options */
+	struct job_conf *job;		/* job and [global] options */
+};
+
+static int set_mode(struct target *t, const char *v, char *err)
+{
+	if (!strcmp(v, "bio"))
+		t->sc->mode = MODE_BIO;
+	else if (!strcmp(v, "request"))
+		t->sc->mode = MODE_REQUEST;
+	else
+		return input_error(err, "unknown mode '" SHOW "' (use bio or "
+				   "request)", v);
+	return 0;
+}
+
+static int set_selector(struct target *t, const char *v, char *err)
+{
+	struct scenario *sc = t->sc;
+	const char *c;
+
+	for (c = v; *c; c++)
+		if (!isgraph((unsigned char)*c))
+			return input_error(err, "'" SHOW "' is not a selector "
+					   "name", v);
+	/* checked against the selector registry when the run is built */
+	return set_string(v, sc->selector, sizeof(sc->selector), false, err);
+}
+
+static int set_selector_args(struct target *t, const char *v, char *err)
+{
+	struct scenario *sc = t->sc;
+
+	/* kernel table words without their count; the selector checks them */
+	return set_string(v, sc->selector_args, sizeof(sc->selector_args),
+			  true, err);
+}
+
+static int set_clock(struct target *t, const char *v, char *err)
+{
+	enum start_clock c;
+
+	if (start_clock_parse(v, &c))
+		return input_error(err, "unknown clock '" SHOW "' (use "
+				   "jiffies, jiffies-aligned or ktime)", v);
+	t->sc->clock = c;
+	return 0;
+}
+
+static int set_hz(struct target *t, const char *v, char *err)
+{
+	uint64_t hz = 0;
+	int r;
+
+	r = parse_uint(v, &hz, err);
+	if (r)
+		return r;
+	if (hz > UINT32_MAX || !hz_valid((unsigned)hz))
+		return input_error(err, "HZ '" SHOW "' is not one a kernel is "
+				   "built with (100, 250, 300 or 1000)", v);
+	t->sc->hz = (unsigned)hz;
+	return 0;
+}
+
+static int set_uptime(struct target *t, const char *v, char *err)
+{
+	return parse_duration(v, NSEC_PER_SEC, &t->sc->uptime, err);
+}
+
+static int set_queue_if_no_path(struct target *t, const char *v, char *err)
+{
+	return parse_bool(v, &t->sc->queue_if_no_path, err);
+}
+
+static int set_slots(struct target *t, const char *v, char *err)
+{
+	return set_count(v, 0, MAX_SLOTS, &t->path->slots, err);
+}
+
+static int set_service(struct target *t, const char *v, char *err)
+{
+	return parse_dist(v, &t->path->service, err);
+}
+
+static int set_latency(struct target *t, const char *v, char *err)
+{
+	return parse_duration(v, 0, &t->path->latency, err);
+}
+
+/* Bytes per second, "500M" or "500M/s"; 0 = no per-byte cost. */
+static int set_bandwidth(struct target *t, const char *v, char *err)
+{
+	char buf[64];
+	size_t n = strlen(v);
+
+	if (n >= sizeof(buf))
+		return input_error(err, "'" SHOW "...' is not a bandwidth", v);
+	memcpy(buf, v, n + 1);
+	if (n > 2 && !strcmp(buf + n - 2, "/s"))
+		buf[n - 2] = '\0';
+	return parse_bytes(buf, &t->path->bandwidth, err);
+}
+
+static int set_request_stats(struct target *t, const char *v, char *err)
+{
+	return parse_bool(v, &t->path->request_stats, err);
+}
+
+static int set_path_args(struct target *t, const char *v, char *err)
+{
+	struct path_conf *p = t->path;
+
+	return set_string(v, p->path_args, sizeof(p->path_args), true, err);
+}
+
+static int set_rw(struct target *t, const char *v, char *err)
+{
+	int i = lookup(v, rw_names, ARRAY_SIZE(rw_names));
+
+	if (i < 0 && !strcmp(v, "readwrite"))
+		i = RW_RW;
+	if (i < 0 && strchr(v, ':'))
+		return input_error(err, "the ':N' offset modifier of '" SHOW
+				   "' is not supported (offsets are not "
+				   "modelled)", v);
+	if (i < 0)
+		return input_error(err, "'" SHOW "' is not one of read, "
+				   "write, randread, randwrite, rw (readwrite),"
+				   " randrw", v);
+	t->job->rw = (enum rw_mode)i;
+	return 0;
+}
+
+static int set_rwmixread(struct target *t, const char *v, char *err)
+{
+	return set_count(v, 0, 100, &t->job->rwmixread, err);
+}
+
+/* fio's str_rwmix_write_cb: rwmixwrite=x is rwmixread=100-x. */
+static int set_rwmixwrite(struct target *t, const char *v, char *err)
+{
+	unsigned w = 0;
+	int r;
+
+	r = set_count(v, 0, 100, &w, err);
+	if (r)
+		return r;
+	t->job->rwmixread = 100 - w;
+	return 0;
+}
+
+static int set_bs(struct target *t, const char *v, char *err)
+{
+	uint64_t bs = 0;
+	int r;
+
+	if (strchr(v, ','))
+		return input_error(err, "separate read,write block sizes are "
+				   "not supported");
+	r = parse_size(v, &bs, err);
+	if (r)
+		return r;
+	/* a request's byte count is 32 bits in the kernel (blk_rq_bytes) */
+	if (bs > UINT32_MAX)
+		return input_error(err, "'" SHOW "' is larger than 4 GiB - 1",
+				   v);
+	t->job->bs = bs;
+	return 0;
+}
+
+static int set_iodepth(struct target *t, const char *v, char *err)
+{
+	return set_count(v, 1, MAX_INFLIGHT, &t->job->iodepth, err);
+}
+
+static int set_numjobs(struct target *t, const char *v, char *err)
+{
+	return set_count(v, 1, MAX_CLONES, &t->job->numjobs, err);
+}
+
+static int set_number_ios(struct target *t, const char *v, char *err)
+{
+	return parse_uint(v, &t->job->number_ios, err);
+}
+
+/* fio: "When the unit is omitted, the value is interpreted in seconds." */
+static int set_runtime(struct target *t, const char *v, char *err)
+{
+	return parse_duration(v, NSEC_PER_SEC, &t->job->runtime, err);
+}
+
+static int set_ramp_time(struct target *t, const char *v, char *err)
+{
+	return parse_duration(v, NSEC_PER_SEC, &t->job->ramp_time, err);
+}
+
+/* fio's rate_iops is an int: "1k" is 1024 I/Os per second. */
+static int set_rate_iops(struct target *t, const char *v, char *err)
+{
+	uint64_t n = 0;
+	int r;
+
+	if (strchr(v, ','))
+		return input_error(err, "separate read,write rates are not "
+				   "supported");
+	r = parse_uint(v, &n, err);
+	if (r)
+		return r;
+	if (n > MAX_RATE_IOPS)
+		return input_error(err, "'" SHOW "' is more than one I/O per "
+				   "ns", v);
+	t->job->rate_iops = (double)n;
+	return 0;
+}
+
+static int set_rate_process(struct target *t, const char *v, char *err)
+{
+	if (!strcmp(v, "linear"))
+		t->job->rate_process = RATE_LINEAR;
+	else if (!strcmp(v, "poisson"))
+		t->job->rate_process = RATE_POISSON;
+	else
+		return input_error(err, "'" SHOW "' is not linear or poisson",
+				   v);
+	return 0;
+}
+
+static int set_ioengine(struct target *t, const char *v, char *err)
+{
+	int i = lookup(v, ioengine_names, ARRAY_SIZE(ioengine_names));
+
+	if (i < 0)
+		return input_error(err, "unsupported ioengine '" SHOW "' (use "
+				   "libaio, io_uring, posixaio; or sync, "
+				   "psync, vsync, pvsync, pvsync2 for depth 1)",
+				   v);
+	t->job->ioengine = (enum ioengine)i;
+	return 0;
+}
+
+/* fio's option without a value: `time_based` alone means on. */
+static int set_time_based(struct target *t, const char *v, char *err)
+{
+	if (!v) {
+		t->job->time_based = true;
+		return 0;
+	}
+	return parse_bool(v, &t->job->time_based, err);
+}
+
+static int set_size(struct target *t, const char *v, char *err)
+{
+	return parse_bytes(v, &t->job->size, err);
+}
+
+/* Checked, then ignored: no page cache is modelled. */
+static int set_direct(struct target *t, const char *v, char *err)
+{
+	bool b;
+
+	return parse_bool(v, &b, err);
+}
+
+/* Checked, then ignored: mpsim always reports all jobs together. */
+static int set_group_reporting(struct target *t, const char *v, char *err)
+{
+	bool b;
+
+	return v ? parse_bool(v, &b, err) : 0;
+}
+
+/* Checked, then ignored: a simulated device has no files. */
+static int set_filename(struct target *t, const char *v, char *err)
+{
+	return *v ? 0 : input_error(err, "empty value");
+}
+
+static int check_job_name(const char *v, char *err)
+{
+	const char *c;
+
+	if (!*v)
+		return input_error(err, "empty job name");
+	if (strlen(v) >= NAME_MAX_LEN)
+		return input_error(err, "job name '" SHOW "...' is longer "
+				   "than %d characters", v, NAME_MAX_LEN - 1);
+	for (c = v; *c; c++)
+		if (!isprint((unsigned char)*c))
+			return input_error(err, "job name has a control "
+					   "character");
+	return 0;
+}
+
+static int set_name(struct target *t, const char *v, char *err)
+{
+	int r = check_job_name(v, err);
+
+	if (r)
+		return r;
+	strcpy(t->job->name, v);
+	return 0;
+}
+
+/* ---- the option table ---- */
+
+enum {
+	SEC_MULTIPATH = 1,
+	SEC_PATH = 2,
+	SEC_JOB = 4,		/* a job section or [global] */
+};
+
+enum {
+	OPT_FLAG = 1,		/* may be given without a value */
+	OPT_FILE = 2,		/* scenario files only, not the command line */
+	OPT_CLI = 4,		/* command line only */
+	OPT_JOB_ONLY = 8,	/* a job section, not [global] */
+};
+
+struct option {
+	const char *key;
+	unsigned sect;		/* SEC_* the option belongs to */
+	unsigned flags;		/* OPT_* */
+	int (*set)(struct target *t, const char *v, char *err);
+};
+
+/* A new option is one line here.  Aliases share their option's setter. */
+static const struct option options[] = {
+	{ "mode", SEC_MULTIPATH, 0, set_mode },
+	{ "selector", SEC_MULTIPATH, 0, set_selector },
+	{ "selector_args", SEC_MULTIPATH, 0, set_selector_args },
+	{ "clock", SEC_MULTIPATH, 0, set_clock },
+	{ "hz", SEC_MULTIPATH, 0, set_hz },
+	{ "uptime", SEC_MULTIPATH, 0, set_uptime },
+	{ "queue_if_no_path", SEC_MULTIPATH, 0, set_queue_if_no_path },
+
+	{ "slots", SEC_PATH, 0, set_slots },
+	{ "service", SEC_PATH, 0, set_service },
+	{ "latency", SEC_PATH, 0, set_latency },
+	{ "bandwidth", SEC_PATH, 0, set_bandwidth },
+	{ "request_stats", SEC_PATH, 0, set_request_stats },
+	{ "path_args", SEC_PATH, 0, set_path_args },
+
+	{ "rw", SEC_JOB, 0, set_rw },
+	{ "readwrite", SEC_JOB, 0, set_rw },
+	{ "rwmixread", SEC_JOB, 0, set_rwmixread },
+	{ "rwmixwrite", SEC_JOB, 0, set_rwmixwrite },
+	{ "bs", SEC_JOB, 0, set_bs },
+	{ "blocksize", SEC_JOB, 0, set_bs },
+	{ "iodepth", SEC_JOB, 0, set_iodepth },
+	{ "depth", SEC_JOB, OPT_CLI, set_iodepth },
+	{ "numjobs", SEC_JOB, 0, set_numjobs },
+	{ "number_ios", SEC_JOB, 0, set_number_ios },
+	{ "runtime", SEC_JOB, 0, set_runtime },
+	{ "timeout", SEC_JOB, 0, set_runtime },
+	{ "ramp_time", SEC_JOB, 0, set_ramp_time },
+	{ "rate_iops", SEC_JOB, 0, set_rate_iops },
+	{ "rate_process", SEC_JOB, 0, set_rate_process },
+	{ "ioengine", SEC_JOB, 0, set_ioengine },
+	{ "time_based", SEC_JOB, OPT_FLAG, set_time_based },
+	{ "size", SEC_JOB, 0, set_size },
+	{ "direct", SEC_JOB, 0, set_direct },
+	{ "group_reporting", SEC_JOB, OPT_FLAG, set_group_reporting },
+	{ "filename", SEC_JOB, 0, set_filename },
+	{ "name", SEC_JOB, OPT_FILE | OPT_JOB_ONLY, set_name },
+};
+
+/* The option called key, skipping those with any of the flags `not`. */
+static const struct option *find_option(const char *key, unsigned not)
+{
+	const struct option *o;
+
+	for (o = options; o < options + ARRAY_SIZE(options); o++)
+		if (!strcmp(key, o->key) && !(o->flags & not))
+			return o;
+	return NULL;
+}
+
+static const char *section_label(unsigned sect)
+{
+	switch (sect) {
+	case SEC_MULTIPATH:
+		return "[multipath]";
+	case SEC_PATH:
+		return "[path NAME]";
+	default:
+		return "a job section or [global]";
+	}
+}
+
+/* Runs o's setter; a failure reads "KEY: why" (prefix is "" or "--"). */
+static int apply(const struct option *o, struct target *t, const char *prefix,
+		 const char *key, const char *value, char *err)
+{
+	char why[ERR_MAX];
+
+	if (!value && !(o->flags & OPT_FLAG))
+		return input_error(err, "%s" SHOW ": needs a value", prefix,
+				   key);
+	if (o->set(t, value, why))
+		return input_error(err, "%s" SHOW ": %s", prefix, key, why);
+	return 0;
+}
+
+/* ---- the file ---- */
+
+enum section {
+	IN_NONE,
+	IN_MULTIPATH,
+	IN_PATH,
+	IN_GLOBAL,
+	IN_JOB,
+};
+
+struct parser {
+	struct scenario *sc;
+	enum section in;		/* the section being read */
+	struct job_conf global;		/* fio defaults + [global] so far */
+	bool seen_multipath;
+	unsigned *path_line;		/* header line of each path */
+	bool *has_service;		/* each path has service= */
+	unsigned path_cap;		/* room in the two arrays above */
+};
+
+static bool path_name_ok(const char *s)
+{
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._:+@-", *s))
+			return false;
+	return true;
+}
+
+static int start_path(struct parser *ps, const char *name, unsigned line,
+		      char *err)
+{
+	struct scenario *sc = ps->sc;
+	unsigned i, n = sc->nr_paths;
+
+	if (!*name)
+		return input_error(err, "a path section needs a name: "
+				   "[path NAME]");
+	if (strlen(name) >= NAME_MAX_LEN)
+		return input_error(err, "path name '" SHOW "...' is longer "
+				   "than %d characters", name,
+				   NAME_MAX_LEN - 1);
+	if (!path_name_ok(name))
+		return input_error(err, "path name '" SHOW "' may hold only "
+				   "letters, digits and . _ : + @ -", name);
+	for (i = 0; i < n; i++)
+		if (!strcmp(sc->paths[i].name, name))
+			return input_error(err, "duplicate section [path %s]",
+					   name);
+	if (n == ps->path_cap) {
+		ps->path_cap = n ? 2 * n : 16;
+		ps->path_line = xrealloc(ps->path_line, ps->path_cap *
+					 sizeof(*ps->path_line));
+		ps->has_service = xrealloc(ps->has_service, ps->path_cap *
+					   sizeof(*ps->has_service));
+	}
+	ps->path_line[n] = line;
+	ps->has_service[n] = false;
+	strcpy(add_path(sc)->name, name);
+	ps->in = IN_PATH;
+	return 0;
+}
+
+/* True when a job other than self is called name. */
+static bool job_name_taken(const struct scenario *sc, const char *name,
+			   const struct job_conf *self)
+{
+	unsigned i;
+
+	for (i = 0; i < sc->nr_jobs; i++)
+		if (&sc->jobs[i] != self && !strcmp(sc->jobs[i].name, name))
+			return true;
+	return false;
+}
+
+static int on_section(struct parser *ps, const char *name, unsigned line,
+		      char *err)
+{
+	int r;
+
+	if (!strcmp(name, "multipath")) {
+		if (ps->seen_multipath)
+			return input_error(err, "duplicate section "
+					   "[multipath]");
+		ps->seen_multipath = true;
+		ps->in = IN_MULTIPATH;
+		return 0;
+	}
+	if (!strcmp(name, "global")) {
+		/* fio: a [global] affects only the jobs below it */
+		ps->in = IN_GLOBAL;
+		return 0;
+	}
+	if (!strncmp(name, "path", 4) &&
+	    (!name[4] || isspace((unsigned char)name[4]))) {
+		name += 4;
+		while (isspace((unsigned char)*name))
+			name++;
+		return start_path(ps, name, line, err);
+	}
+
+	r = check_job_name(name, err);
+	if (r)
+		return r;
+	if (job_name_taken(ps->sc, name, NULL))
+		return input_error(err, "duplicate job section [" SHOW "]",
+				   name);
+	add_job(ps->sc, &ps->global, name);
+	ps->in = IN_JOB;
+	return 0;
+}
+
+static int on_option(struct parser *ps, const char *key, const char *value,
+		     char *err)
+{
+	static const unsigned sect_of[] = {
+		[IN_MULTIPATH] = SEC_MULTIPATH,
+		[IN_PATH] = SEC_PATH,
+		[IN_GLOBAL] = SEC_JOB,
+		[IN_JOB] = SEC_JOB,
+	};
+	struct scenario *sc = ps->sc;
+	struct target t = { .sc = sc };
+	const struct option *o;
+	int r;
+
+	if (ps->in == IN_NONE)
+		return input_error(err, "option '" SHOW "' outside of any "
+				   "[section]", key);
+	o = find_option(key, OPT_CLI);
+	if (!o)
+		return input_error(err, "unknown option '" SHOW "'", key);
+	if (o->sect != sect_of[ps->in])
+		return input_error(err, SHOW ": not an option here (it "
+				   "belongs in %s)", key,
+				   section_label(o->sect));
+	if (ps->in == IN_GLOBAL && (o->flags & OPT_JOB_ONLY))
+		return input_error(err, SHOW ": not an option of [global]",
+				   key);
+
+	if (ps->in == IN_PATH)
+		t.path = &sc->paths[sc->nr_paths - 1];
+	else if (ps->in == IN_GLOBAL)
+		t.job = &ps->global;
+	else if (ps->in == IN_JOB)
+		t.job = &sc->jobs[sc->nr_jobs - 1];
+	r = apply(o, &t, "", key, value, err);
+	if (r)
+		return r;
+
+	if (o->set == set_service)
+		ps->has_service[sc->nr_paths - 1] = true;
+	if (o->set == set_name && job_name_taken(sc, t.job->name, t.job))
+		return input_error(err, "name: another job is already named '"
+				   SHOW "'", t.job->name);
+	return 0;
+}
+
+static int on_line(void *ctx, const struct ini_line *l, char *err)
+{
+	struct parser *ps = ctx;
+
+	if (l->section)
+		return on_section(ps, l->section, l->lineno, err);
+	return on_option(ps, l->key, l->value, err);
+}
+
+int scenario_parse(struct scenario *sc, const char *text, const char *origin,
+		   char *err)
+{
+	struct parser ps = { .sc = sc };
+	char why[ERR_MAX];
+	unsigned line = 0, i;
+	int r;
+
+	scenario_init(sc);
+	snprintf(sc->name, sizeof(sc->name), "%s", origin);
+	job_defaults(&ps.global);
+
+	r = ini_parse(text, on_line, &ps, &line, why);
+	if (r) {
+		input_error(err, "%s:%u: %s", origin, line, why);
+		goto out_fail;
+	}
+	for (i = 0; i < sc->nr_paths; i++) {
+		if (!ps.has_service[i]) {
+			r = input_error(err, "%s:%u: [path %s] has no service= "
+					"(e.g. service = exp:100us)", origin,
+					ps.path_line[i], sc->paths[i].name);
+			goto out_fail;
+		}
+	}
+	/* no job sections: one job, fio's defaults as [global] left them */
+	if (!sc->nr_jobs)
+		add_default_job(sc, &ps.global);
+	goto out;
+
+out_fail:
+	one_line(err);
+	scenario_free(sc);
+out:
+	free(ps.path_line);
+	free(ps.has_service);
+	return r;
+}
+
+int scenario_load_file(struct scenario *sc, const char *path, char *err)
+{
+	FILE *f;
+	char *buf;
+	size_t n;
+	int r;
+
+	scenario_init(sc);
+	f = fopen(path, "rb");
+	if (!f) {
+		r = input_error(err, "%s: %s", path, strerror(errno));
+		goto out_msg;
+	}
+	buf = xmalloc(MAX_FILE + 1);
+	n = fread(buf, 1, MAX_FILE + 1, f);
+	if (ferror(f)) {
+		r = input_error(err, "%s: %s", path, strerror(errno));
+	} else if (n > MAX_FILE) {
+		r = input_error(err, "%s: larger than 1 MiB, not a scenario",
+				path);
+	} else if (memchr(buf, '\0', n)) {
+		r = input_error(err, "%s: holds NUL bytes, not a text file",
+				path);
+	} else {
+		buf[n] = '\0';
+		r = scenario_parse(sc, buf, path, err);
+	}
+	free(buf);
+	fclose(f);
+	if (!r)
+		return 0;
+out_msg:
+	one_line(err);
+	return r;
+}
+
+const char *scenario_builtin_name(unsigned i)
+{
+	unsigned k;
+
+	for (k = 0; builtin_scenarios[k].name; k++)
+		if (k == i)
+			return builtin_scenarios[k].name;
+	return NULL;
+}
+
+const char *scenario_builtin_text(const char *name)
+{
+	unsigned k;
+
+	for (k = 0; builtin_scenarios[k].name; k++)
+		if (!strcmp(builtin_scenarios[k].name, name))
+			return builtin_scenarios[k].text;
+	return NULL;
+}
+
+int scenario_load_builtin(struct scenario *sc, const char *name, char *err)
+{
+	const char *text = scenario_builtin_text(name);
+	char list[ERR_MAX / 2] = "";
+	const char *n;
+	size_t used = 0;
+	unsigned k;
+
+	if (text)
+		return scenario_parse(sc, text, name, err);
+	scenario_init(sc);
+	for (k = 0; (n = scenario_builtin_name(k)); k++) {
+		if (used + strlen(n) + 3 > sizeof(list))
+			break;
+		used += (size_t)sprintf(list + used, "%s%s", k ? ", " : "", n);
+	}
+	input_error(err, "unknown scenario '" SHOW "' (built in: %s)", name,
+		    list);
+	one_line(err);
+	return -EINVAL;
+}
+
+/* ---- the command line ---- */
+
+/* A copy of s without white space at either end, as a file's value. */
+static char *trimmed_copy(const char *s)
+{
+	size_t n;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return memcpy(xcalloc(1, n + 1), s, n);
+}
+
+int scenario_set(struct scenario *sc, const char *key, const char *value,
+		 char *err)
+{
+	const struct option *o = find_option(key, OPT_FILE);
+	struct target t = { .sc = sc };
+	char *v = NULL;
+	unsigned i;
+	int r = 0;
+
+	if (!o) {
+		r = input_error(err, "unknown option --" SHOW, key);
+		goto out;
+	}
+	if (o->sect == SEC_PATH) {
+		r = input_error(err, "--%s: a [path] option; set it per path "
+				"in the scenario file", key);
+		goto out;
+	}
+	if (value)
+		v = trimmed_copy(value);
+	if (o->sect == SEC_MULTIPATH) {
+		r = apply(o, &t, "--", key, v, err);
+		goto out;
+	}
+	if (!sc->nr_jobs)
+		add_default_job(sc, NULL);
+	for (i = 0; i < sc->nr_jobs && !r; i++) {
+		t.job = &sc->jobs[i];
+		r = apply(o, &t, "--", key, v, err);
+	}
+out:
+	free(v);
+	if (r)
+		one_line(err);
+	return r;
+}
+
+/* ---- final checks ---- */
+
+/* A problem of one job: "SCENARIO: job NAME: ..." */
+static int job_error(const struct scenario *sc, const struct job_conf *j,
+		     char *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int job_error(const struct scenario *sc, const struct job_conf *j,
+		     char *err, const char *fmt, ...)
+{
+	char why[ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return input_error(err, "%s: job %s: %s", sc->name, j->name, why);
+}
+
+static int validate_job(const struct scenario *sc, const struct job_conf *j,
+			char *err)
+{
+	if (!j->iodepth || j->iodepth > MAX_INFLIGHT)
+		return job_error(sc, j, err, "iodepth %u is out of range "
+				 "(1 to %u)", j->iodepth, MAX_INFLIGHT);
+	if (!j->numjobs)
+		return job_error(sc, j, err, "numjobs is 0");
+	if (!j->bs || j->bs > UINT32_MAX)
+		return job_error(sc, j, err, "bs %llu is out of range",
+				 (unsigned long long)j->bs);
+	if (j->rwmixread > 100)
+		return job_error(sc, j, err, "rwmixread %u is above 100",
+				 j->rwmixread);
+	if (!j->runtime && !j->number_ios && (!j->size || j->time_based))
+		return job_error(sc, j, err, "never ends (give it runtime= "
+				 "or number_ios=)");
+	return 0;
+}
+
+int scenario_validate(const struct scenario *sc, char *err)
+{
+	uint64_t inflight = 0, clones = 0;
+	const struct job_conf *j;
+	int r = 0;
+
+	if (!sc->nr_paths)
+		r = input_error(err, "%s: no paths (add a [path NAME] "
+				"section)", sc->name);
+	else if (!sc->nr_jobs)
+		r = input_error(err, "%s: no jobs", sc->name);
+	else if (!sc->selector[0])
+		r = input_error(err, "%s: no selector", sc->name);
+	else if (!hz_valid(sc->hz))
+		r = input_error(err, "%s: HZ %u is not one a kernel is built "
+				"with (100, 250, 300 or 1000)", sc->name,
+				sc->hz);
+	for (j = sc->jobs; !r && j < sc->jobs + sc->nr_jobs; j++) {
+		r = validate_job(sc, j, err);
+		clones += j->numjobs;
+		inflight += (uint64_t)job_iodepth(j) * j->numjobs;
+	}
+	if (!r && clones > MAX_CLONES)
+		r = input_error(err, "%s: %llu job clones in all (numjobs), "
+				"more than %u", sc->name,
+				(unsigned long long)clones, MAX_CLONES);
+	if (!r && inflight > MAX_INFLIGHT)
+		r = input_error(err, "%s: %llu I/Os in flight in all (iodepth "
+				"x numjobs), more than %u", sc->name,
+				(unsigned long long)inflight, MAX_INFLIGHT);
+	if (r) {
+		one_line(err);
+		return r;
+	}
+
+	/* fio's note: "queue depth will be capped at 1" */
+	for (j = sc->jobs; j < sc->jobs + sc->nr_jobs; j++)
+		if (ioengine_sync(j->ioengine) && j->iodepth > 1)
+			mpsim_warn("job %s: ioengine=%s is synchronous, so "
+				   "iodepth=%u is capped at 1 (as fio does; "
+				   "use ioengine=libaio)", j->name,
+				   ioengine_name(j->ioengine), j->iodepth);
+	return 0;
+}

@@ -1,0 +1,130 @@
+/* stats.c: latency histograms and the run result's storage. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+/*
+ * Bucket layout: values below LAT_SUB are exact (octave 0).  A larger
+ * value with its top bit at position p (p >= LAT_SUB_BITS) falls in
+ * octave p - LAT_SUB_BITS + 1, sub-bucket = the LAT_SUB_BITS bits below
+ * the top bit.  Octave k >= 1 thus spans [2^(k+6), 2^(k+7)) in 128 equal
+ * steps of 2^(k-1).
+ */
+unsigned lat_bucket(uint64_t ns)
+{
+	unsigned p, oct;
+
+	if (ns < LAT_SUB)
+		return (unsigned)ns;
+	p = 63 - (unsigned)__builtin_clzll(ns);
+	oct = p - LAT_SUB_BITS + 1;
+	return oct * LAT_SUB +
+	       (unsigned)((ns >> (p - LAT_SUB_BITS)) & (LAT_SUB - 1));
+}
+
+uint64_t lat_bucket_lo(unsigned b)
+{
+	unsigned oct = b / LAT_SUB, sub = b % LAT_SUB;
+
+	if (!oct)
+		return sub;
+	return ((uint64_t)LAT_SUB + sub) << (oct - 1);
+}
+
+uint64_t lat_bucket_hi(unsigned b)
+{
+	unsigned oct = b / LAT_SUB;
+
+	if (!oct)
+		return lat_bucket_lo(b);
+	return lat_bucket_lo(b) + ((uint64_t)1 << (oct - 1)) - 1;
+}
+
+void lat_reset(struct lat_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = UINT64_MAX;
+}
+
+void lat_add(struct lat_hist *h, uint64_t ns)
+{
+	h->count++;
+	h->sum += ns;
+	if (ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+	h->bucket[lat_bucket(ns)]++;
+}
+
+void lat_merge(struct lat_hist *dst, const struct lat_hist *src)
+{
+	unsigned b;
+
+	if (!src->count)
+		return;
+	dst->count += src->count;
+	dst->sum += src->sum;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	for (b = 0; b < LAT_BUCKETS; b++)
+		dst->bucket[b] += src->bucket[b];
+}
+
+double lat_mean(const struct lat_hist *h)
+{
+	return h->count ? (double)h->sum / (double)h->count : 0.0;
+}
+
+double lat_quantile(const struct lat_hist *h, double q)
+{
+	uint64_t rank, seen = 0;
+	unsigned b;
+	double v;
+
+	if (!h->count)
+		return 0.0;
+	rank = (uint64_t)ceil(q * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	if (rank > h->count)
+		rank = h->count;
+	for (b = 0; b < LAT_BUCKETS; b++) {
+		seen += h->bucket[b];
+		if (seen >= rank)
+			break;
+	}
+	/* The bucket's midpoint halves the worst-case error. */
+	v = ((double)lat_bucket_lo(b) + (double)lat_bucket_hi(b)) / 2.0;
+	if (v < (double)h->min)
+		v = (double)h->min;
+	if (v > (double)h->max)
+		v = (double)h->max;
+	return v;
+}
+
+void run_result_alloc(struct run_result *r, unsigned nr_paths)
+{
+	unsigned i;
+
+	memset(r, 0, sizeof(*r));
+	r->nr_paths = nr_paths;
+	r->names = xcalloc(nr_paths, sizeof(*r->names));
+	r->best = xcalloc(nr_paths, sizeof(*r->best));
+	r->path = xcalloc(nr_paths, sizeof(*r->path));
+	for (i = 0; i < nr_paths; i++)
+		lat_reset(&r->path[i].lat);
+	lat_reset(&r->total.lat);
+}
+
+void run_result_free(struct run_result *r)
+{
+	free(r->names);
+	free(r->best);
+	free(r->path);
+	memset(r, 0, sizeof(*r));
+}

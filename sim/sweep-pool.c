@@ -1,0 +1,270 @@
+/*
+ * sweep-pool.c: runs a sweep's points in forked worker processes, handing
+ * out one point at a time (points differ widely in cost) and passing each
+ * finished block back to the parent, the only writer of the result file.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "sweep.h"
+
+/*
+ * The parent writes a point number (uint64_t) to a worker's task pipe; the
+ * worker answers on its reply pipe with this header and `len` bytes: the
+ * point's block (status 0) or a message (status < 0).  A closed task pipe
+ * tells the worker to exit.
+ */
+struct reply {
+	uint64_t point;
+	int32_t status;
+	uint32_t len;
+};
+
+struct worker {
+	pid_t pid;
+	int task;		/* parent -> worker, point numbers */
+	int reply;		/* worker -> parent, replies */
+	bool busy;		/* a point is out */
+	uint64_t point;		/* which */
+};
+
+/* 0 when all n bytes came, 1 at end of file before any, -1 otherwise. */
+static int read_full(int fd, void *buf, size_t n)
+{
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, p + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return !got && !r ? 1 : -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+static int write_full(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void __attribute__((noreturn))
+worker_main(const struct sweep *sw, int task, int reply)
+{
+	char err[ERR_MAX];
+	uint64_t k;
+
+	mpsim_quiet = 1;
+	while (!read_full(task, &k, sizeof(k))) {
+		struct reply h = { .point = k };
+		char *blk = NULL;
+		size_t len = 0;
+
+		h.status = sweep_run_point(sw, k, &blk, &len, err);
+		h.len = (uint32_t)(h.status ? strlen(err) : len);
+		if (write_full(reply, &h, sizeof(h)) ||
+		    write_full(reply, h.status ? err : blk, h.len))
+			_exit(1);
+		free(blk);
+	}
+	_exit(0);
+}
+
+static int spawn(struct worker *w, const struct worker *all, unsigned nr,
+		 const struct sweep *sw, int private_fd)
+{
+	pid_t parent = getpid();
+	int t[2], r[2];
+	unsigned i;
+
+	if (pipe(t))
+		return -1;
+	if (pipe(r)) {
+		close(t[0]);
+		close(t[1]);
+		return -1;
+	}
+	w->pid = fork();
+	if (w->pid < 0) {
+		close(t[0]);
+		close(t[1]);
+		close(r[0]);
+		close(r[1]);
+		return -1;
+	}
+	if (!w->pid) {
+#ifdef __linux__
+		/* a worker outlives a killed parent by no more than a signal */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+		if (getppid() != parent)
+			_exit(1);
+		signal(SIGPIPE, SIG_DFL);
+		if (private_fd >= 0)
+			close(private_fd);
+		for (i = 0; i < nr; i++) {
+			close(all[i].task);
+			close(all[i].reply);
+		}
+		close(t[1]);
+		close(r[0]);
+		worker_main(sw, t[0], r[1]);
+	}
+	close(t[0]);
+	close(r[1]);
+	w->task = t[1];
+	w->reply = r[0];
+	return 0;
+}
+
+static int hand_out(struct worker *w, uint64_t k)
+{
+	if (write_full(w->task, &k, sizeof(k)))
+		return -1;
+	w->busy = true;
+	w->point = k;
+	return 0;
+}
+
+/* A worker's reply pipe closed early: say how it ended. */
+static void worker_died(struct worker *w)
+{
+	int st = 0;
+
+	waitpid(w->pid, &st, 0);
+	w->pid = 0;
+	if (WIFSIGNALED(st))
+		fprintf(stderr, "mpsim: sweep point %llu: worker killed by "
+			"signal %d\n", (unsigned long long)w->point,
+			WTERMSIG(st));
+	else
+		fprintf(stderr, "mpsim: sweep point %llu: worker exited with "
+			"status %d\n", (unsigned long long)w->point,
+			WEXITSTATUS(st));
+}
+
+int sweep_pool(const struct sweep *sw, const uint64_t *todo, uint64_t n,
+	       unsigned jobs, int private_fd, sweep_done_fn done, void *ctx)
+{
+	unsigned nw = jobs < n ? jobs : (unsigned)n, i, live = 0, busy = 0;
+	struct pollfd *pfd;
+	struct worker *w;
+	void (*old_pipe)(int);
+	uint64_t next = 0;
+	int rc = EXIT_OK;
+
+	if (!n)
+		return EXIT_OK;
+	if (!nw)
+		nw = 1;
+	w = xcalloc(nw, sizeof(*w));
+	pfd = xcalloc(nw, sizeof(*pfd));
+	/* a dead worker's task pipe must fail a write, not kill us */
+	old_pipe = signal(SIGPIPE, SIG_IGN);
+	fflush(stdout);
+	fflush(stderr);
+	for (i = 0; i < nw; i++, live++)
+		if (spawn(&w[i], w, live, sw, private_fd)) {
+			perror("mpsim: sweep: starting a worker");
+			rc = EXIT_FAILED;
+			break;
+		}
+	for (i = 0; i < live && next < n; i++, busy++)
+		hand_out(&w[i], todo[next++]);
+
+	while (busy) {
+		unsigned np = 0;
+
+		for (i = 0; i < live; i++)
+			if (w[i].busy) {
+				pfd[np].fd = w[i].reply;
+				pfd[np].events = POLLIN;
+				pfd[np].revents = 0;
+				np++;
+			}
+		if (poll(pfd, np, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("mpsim: sweep: poll");
+			abort();
+		}
+		for (i = 0, np = 0; i < live; i++) {
+			struct reply h;
+			char *msg;
+
+			if (!w[i].busy)
+				continue;
+			if (!pfd[np++].revents)
+				continue;
+			w[i].busy = false;
+			busy--;
+			if (read_full(w[i].reply, &h, sizeof(h))) {
+				worker_died(&w[i]);
+				rc = EXIT_FAILED;
+				continue;
+			}
+			msg = xmalloc((size_t)h.len + 1);
+			if (read_full(w[i].reply, msg, h.len)) {
+				free(msg);
+				worker_died(&w[i]);
+				rc = EXIT_FAILED;
+				continue;
+			}
+			msg[h.len] = '\0';
+			if (h.status) {
+				fprintf(stderr, "mpsim: sweep point %llu: %s\n",
+					(unsigned long long)h.point, msg);
+				rc = EXIT_BAD_INPUT;
+			} else if (done(ctx, h.point, msg, h.len)) {
+				rc = EXIT_FAILED;
+			}
+			free(msg);
+			/* after a failure, the points out finish; no new ones */
+			if (rc == EXIT_OK && next < n) {
+				if (hand_out(&w[i], todo[next])) {
+					worker_died(&w[i]);
+					rc = EXIT_FAILED;
+					continue;
+				}
+				next++;
+				busy++;
+			}
+		}
+	}
+
+	for (i = 0; i < live; i++) {
+		close(w[i].task);
+		close(w[i].reply);
+	}
+	for (i = 0; i < live; i++)
+		if (w[i].pid)
+			waitpid(w[i].pid, NULL, 0);
+	signal(SIGPIPE, old_pipe);
+	free(pfd);
+	free(w);
+	return rc;
+}
