@@ -108,6 +108,7 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		  const char *const *extra_ok, char *err)
 {
 	const char *scn = DEFAULT_SCENARIO;
+	const struct ps_type *t;
 	int i, used, r;
 
 	memset(o, 0, sizeof(*o));
@@ -170,9 +171,12 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 	r = scenario_validate(&o->sc, err);
 	if (r)
 		return r;
-	if (!ps_find(o->sc.selector))
+	t = ps_find(o->sc.selector);
+	if (!t)
 		return input_error(err, "--selector: unknown selector '%s' (see: mpsim list selectors)",
 				   o->sc.selector);
+	/* results name the kernel's selector, whatever alias was typed */
+	snprintf(o->sc.selector, sizeof(o->sc.selector), "%s", t->name);
 	o->options = join_args(argc, argv);
 	return 0;
 }
