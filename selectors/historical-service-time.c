@@ -124,30 +124,6 @@ static void hst_set_weights(struct selector *s, unsigned base)
 	s->weights[HST_WEIGHT_COUNT - 1] = 0;
 }
 
-/*
- * Parse one argument word as the kernel's sscanf("%u%c") accepts it:
- * decimal digits only (no sign, no base prefix) and nothing after them.
- * Returns 0, or -EINVAL.  The kernel would silently wrap a number beyond
- * UINT_MAX; mpsim rejects it, since a wrapped value is never what was
- * meant.
- */
-static int hst_parse_uint(const char *word, unsigned *val)
-{
-	uint64_t v = 0;
-
-	if (*word < '0' || *word > '9')
-		return -EINVAL;
-	for (; *word >= '0' && *word <= '9'; word++) {
-		v = v * 10 + (uint64_t)(*word - '0');
-		if (v > UINT32_MAX)
-			return -EINVAL;
-	}
-	if (*word)
-		return -EINVAL;
-	*val = (unsigned)v;
-	return 0;
-}
-
 static int hst_create(struct path_selector *ps, int argc, char **argv,
 		      char *error)
 {
@@ -167,13 +143,13 @@ static int hst_create(struct path_selector *ps, int argc, char **argv,
 		return input_error(error,
 			"historical-service-time ps: incorrect number of arguments");
 
-	if (argc > 0 && (hst_parse_uint(argv[0], &base_weight) ||
+	if (argc > 0 && (ps_parse_uint(argv[0], &base_weight) ||
 			 base_weight >= HST_FIXED_1))
 		return input_error(error,
 			"historical-service-time ps: invalid base weight '%s' "
 			"(want 0-1023)", argv[0]);
 
-	if (argc > 1 && hst_parse_uint(argv[1], &threshold_multiplier))
+	if (argc > 1 && ps_parse_uint(argv[1], &threshold_multiplier))
 		return input_error(error,
 			"historical-service-time ps: "
 			"invalid threshold multiplier '%s'", argv[1]);
@@ -202,7 +178,7 @@ static int hst_add_path(struct path_selector *ps, struct ps_path *path,
 		return input_error(error,
 			"historical-service-time ps: incorrect number of arguments");
 
-	if (argc > 0 && hst_parse_uint(argv[0], &repeat_count))
+	if (argc > 0 && ps_parse_uint(argv[0], &repeat_count))
 		return input_error(error,
 			"historical-service-time ps: invalid repeat count '%s'",
 			argv[0]);
@@ -469,11 +445,7 @@ static int hst_status(struct path_selector *ps, struct ps_path *path,
 		n = snprintf(result, maxlen, "0 ");
 	}
 
-	if (n < 0 || maxlen == 0)
-		return 0;
-	if ((size_t)n >= maxlen)
-		return (int)(maxlen - 1);
-	return n;
+	return ps_emitted(n, maxlen);
 }
 
 const struct ps_type ps_historical_service_time = {

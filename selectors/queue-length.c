@@ -1,5 +1,4 @@
 /* queue-length.c: "queue-length" policy; mirrors drivers/md/dm-ps-queue-length.c */
-#include <ctype.h>
 #include <stdio.h>
 
 #include "../sim/list.h"
@@ -18,25 +17,6 @@ struct ql_path {
 	unsigned repeat_count;		/* as given, but at most 1 (§2.5) */
 	int qlen;			/* I/Os in flight (the kernel's atomic_t) */
 };
-
-/* The kernel's sscanf(arg, "%u%c", v, &dummy) == 1: decimal digits and
- * nothing after them (its %u takes no sign, glibc's would take "-1"). */
-static int ql_parse_uint(const char *arg, unsigned *v)
-{
-	char dummy;
-
-	if (!isdigit((unsigned char)arg[0]))
-		return -1;
-	return sscanf(arg, "%u%c", v, &dummy) == 1 ? 0 : -1;
-}
-
-/* snprintf()'s count clamped to what fit, as the kernel's DMEMIT stops. */
-static int ql_emitted(int n, size_t maxlen)
-{
-	if (n < 0 || !maxlen)
-		return 0;
-	return (size_t)n < maxlen ? n : (int)maxlen - 1;
-}
 
 /*
  * The kernel ignores selector arguments (it accepts any count and reports
@@ -70,7 +50,7 @@ static int ql_add_path(struct path_selector *ps, struct ps_path *path,
 	if (argc > 1)
 		return input_error(error,
 				   "queue-length ps: incorrect number of arguments");
-	if (argc == 1 && ql_parse_uint(argv[0], &repeat_count))
+	if (argc == 1 && ps_parse_uint(argv[0], &repeat_count))
 		return input_error(error, "queue-length ps: invalid repeat count");
 
 	/* Mainline forces any larger value to 1, since select_path is
@@ -173,7 +153,7 @@ static int ql_status(struct path_selector *ps, struct ps_path *path,
 		else
 			n = snprintf(result, maxlen, "%u ", pi->repeat_count);
 	}
-	return ql_emitted(n, maxlen);
+	return ps_emitted(n, maxlen);
 }
 
 const struct ps_type ps_queue_length = {

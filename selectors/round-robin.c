@@ -1,5 +1,4 @@
 /* round-robin.c: "round-robin" policy; mirrors drivers/md/dm-ps-round-robin.c */
-#include <ctype.h>
 #include <stdio.h>
 
 #include "../sim/list.h"
@@ -17,25 +16,6 @@ struct rr_path {
 	struct ps_path *path;		/* the framework path this describes */
 	unsigned repeat_count;		/* as given, but at most 1 (§2.5) */
 };
-
-/* The kernel's sscanf(arg, "%u%c", v, &dummy) == 1: decimal digits and
- * nothing after them (its %u takes no sign, glibc's would take "-1"). */
-static int rr_parse_uint(const char *arg, unsigned *v)
-{
-	char dummy;
-
-	if (!isdigit((unsigned char)arg[0]))
-		return -1;
-	return sscanf(arg, "%u%c", v, &dummy) == 1 ? 0 : -1;
-}
-
-/* snprintf()'s count clamped to what fit, as the kernel's DMEMIT stops. */
-static int rr_emitted(int n, size_t maxlen)
-{
-	if (n < 0 || !maxlen)
-		return 0;
-	return (size_t)n < maxlen ? n : (int)maxlen - 1;
-}
 
 /*
  * The kernel ignores selector arguments (it accepts any count and reports
@@ -69,7 +49,7 @@ static int rr_add_path(struct path_selector *ps, struct ps_path *path,
 	if (argc > 1)
 		return input_error(error,
 				   "round-robin ps: incorrect number of arguments");
-	if (argc == 1 && rr_parse_uint(argv[0], &repeat_count))
+	if (argc == 1 && ps_parse_uint(argv[0], &repeat_count))
 		return input_error(error, "round-robin ps: invalid repeat count");
 
 	/* Kernel v4.11+ (and 4.9.y): any larger value is forced to 1, since
@@ -137,7 +117,7 @@ static int rr_status(struct path_selector *ps, struct ps_path *path,
 	} else {
 		n = snprintf(result, maxlen, "%s", "");
 	}
-	return rr_emitted(n, maxlen);
+	return ps_emitted(n, maxlen);
 }
 
 const struct ps_type ps_round_robin = {

@@ -171,3 +171,27 @@ void ps_exit(struct path_selector *ps, struct ps_path **paths, unsigned n)
 	ps->context = NULL;
 	ps->type = NULL;
 }
+
+int ps_parse_uint(const char *word, unsigned *val)
+{
+	uint64_t v = 0;
+
+	if (*word < '0' || *word > '9')
+		return -EINVAL;
+	for (; *word >= '0' && *word <= '9'; word++) {
+		v = v * 10 + (uint64_t)(*word - '0');
+		if (v > UINT32_MAX)
+			return -EINVAL;
+	}
+	if (*word)
+		return -EINVAL;
+	*val = (unsigned)v;
+	return 0;
+}
+
+int ps_emitted(int n, size_t maxlen)
+{
+	if (n < 0 || !maxlen)
+		return 0;
+	return (size_t)n < maxlen ? n : (int)maxlen - 1;
+}

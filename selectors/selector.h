@@ -108,6 +108,21 @@ extern const unsigned ps_nr_types;
 /* Look a type up by kernel name or alias; NULL if unknown. */
 const struct ps_type *ps_find(const char *name);
 
+/* ---- helpers shared by the selectors (what dm core gives the kernel's) ---- */
+
+/*
+ * One argument word as the kernel's sscanf(arg, "%u%c") accepts it:
+ * decimal digits only (no sign, no base prefix), nothing after them.
+ * Returns 0, or -EINVAL.  The kernel would silently wrap a number beyond
+ * UINT_MAX; mpsim rejects it, since a wrapped value is never what was
+ * meant.
+ */
+int ps_parse_uint(const char *word, unsigned *val);
+
+/* snprintf()'s count clamped to what fit, as the kernel's DMEMIT and
+ * scnprintf() stop at the buffer's end. */
+int ps_emitted(int n, size_t maxlen);
+
 /* ---- instance helpers: the only way the simulator touches ops ---- */
 
 /*

@@ -1,5 +1,4 @@
 /* service-time.c: "service-time" policy; mirrors drivers/md/dm-ps-service-time.c */
-#include <ctype.h>
 #include <stdio.h>
 
 #include "../sim/list.h"
@@ -25,25 +24,6 @@ struct st_path {
 	int in_flight_size;		/* bytes in flight: the kernel's 32-bit
 					 * atomic_t, wraps past 2 GiB */
 };
-
-/* The kernel's sscanf(arg, "%u%c", v, &dummy) == 1: decimal digits and
- * nothing after them (its %u takes no sign, glibc's would take "-1"). */
-static int st_parse_uint(const char *arg, unsigned *v)
-{
-	char dummy;
-
-	if (!isdigit((unsigned char)arg[0]))
-		return -1;
-	return sscanf(arg, "%u%c", v, &dummy) == 1 ? 0 : -1;
-}
-
-/* snprintf()'s count clamped to what fit, as the kernel's DMEMIT stops. */
-static int st_emitted(int n, size_t maxlen)
-{
-	if (n < 0 || !maxlen)
-		return 0;
-	return (size_t)n < maxlen ? n : (int)maxlen - 1;
-}
 
 /*
  * The kernel ignores selector arguments (it accepts any count and reports
@@ -84,7 +64,7 @@ static int st_add_path(struct path_selector *ps, struct ps_path *path,
 	if (argc > 2)
 		return input_error(error,
 				   "service-time ps: incorrect number of arguments");
-	if (argc && st_parse_uint(argv[0], &repeat_count))
+	if (argc && ps_parse_uint(argv[0], &repeat_count))
 		return input_error(error, "service-time ps: invalid repeat count");
 
 	/* Mainline forces any larger value to 1, since select_path is
@@ -94,7 +74,7 @@ static int st_add_path(struct path_selector *ps, struct ps_path *path,
 		repeat_count = 1;
 	}
 
-	if (argc == 2 && (st_parse_uint(argv[1], &relative_throughput) ||
+	if (argc == 2 && (ps_parse_uint(argv[1], &relative_throughput) ||
 			  relative_throughput > ST_MAX_RELATIVE_THROUGHPUT))
 		return input_error(error,
 				   "service-time ps: invalid relative_throughput value");
@@ -251,7 +231,7 @@ static int st_status(struct path_selector *ps, struct ps_path *path,
 				     pi->repeat_count,
 				     pi->relative_throughput);
 	}
-	return st_emitted(n, maxlen);
+	return ps_emitted(n, maxlen);
 }
 
 const struct ps_type ps_service_time = {
