@@ -206,11 +206,15 @@ static int bad_input(const char *err)
 	return EXIT_BAD_INPUT;
 }
 
-/* Output is built in memory and written only when complete, so bad input
- * found late never leaves half a table on stdout. */
-int cmd_run(int argc, char **argv)
+/*
+ * One run or one comparison.  Output is built in memory and written only
+ * when complete, so bad input found late (selector arguments are checked
+ * when the run builds its selector) never leaves half a table on stdout.
+ */
+static int run_or_compare(int argc, char **argv, bool compare)
 {
 	char err[ERR_MAX], *buf = NULL;
+	struct compare_result cr;
 	struct provenance pv;
 	struct run_result res;
 	struct run_opts o;
@@ -223,7 +227,10 @@ int cmd_run(int argc, char **argv)
 		cli_free_run(&o);
 		return bad_input(err);
 	}
-	r = run_scenario(&o.sc, o.seed, &res, err);
+	if (compare)
+		r = compare_run(&o.sc, o.seed, &cr, err);
+	else
+		r = run_scenario(&o.sc, o.seed, &res, err);
 	if (r) {
 		fprintf(stderr, "mpsim: %s: %s\n", o.scenario_name, err);
 		cli_free_run(&o);
@@ -237,47 +244,26 @@ int cmd_run(int argc, char **argv)
 		perror("mpsim");
 		abort();
 	}
-	report_run(mem, o.format, &pv, &o.sc, &res);
+	if (compare) {
+		report_compare(mem, o.format, &pv, &o.sc, &cr);
+		compare_free(&cr);
+	} else {
+		report_run(mem, o.format, &pv, &o.sc, &res);
+		run_result_free(&res);
+	}
 	fclose(mem);
-	run_result_free(&res);
 	cli_free_run(&o);
 	return cli_emit(buf, len);
 }
 
+int cmd_run(int argc, char **argv)
+{
+	return run_or_compare(argc, argv, false);
+}
+
 int cmd_compare(int argc, char **argv)
 {
-	char err[ERR_MAX], *buf = NULL;
-	struct compare_result cr;
-	struct provenance pv;
-	struct run_opts o;
-	size_t len = 0;
-	FILE *mem;
-	int r;
-
-	r = cli_parse_run(argc, argv, &o, NULL, err);
-	if (r) {
-		cli_free_run(&o);
-		return bad_input(err);
-	}
-	r = compare_run(&o.sc, o.seed, &cr, err);
-	if (r) {
-		fprintf(stderr, "mpsim: %s: %s\n", o.scenario_name, err);
-		cli_free_run(&o);
-		return EXIT_BAD_INPUT;
-	}
-	pv.scenario = o.scenario_name;
-	pv.seed = o.seed;
-	pv.options = o.options;
-	mem = open_memstream(&buf, &len);
-	if (!mem) {
-		perror("mpsim");
-		abort();
-	}
-	report_compare(mem, o.format, &pv, &o.sc, &cr);
-	fclose(mem);
-	compare_free(&cr);
-	cli_free_run(&o);
-	return cli_emit(buf, len);
+	return run_or_compare(argc, argv, true);
 }
 
 int cmd_list(int argc, char **argv)
