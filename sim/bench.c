@@ -20,7 +20,7 @@ static double wall_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int bench_scenario(const char *name, const char *clock_name)
+static int bench_scenario(const char *name, const char *runtime)
 {
 	char err[ERR_MAX];
 	struct scenario sc;
@@ -28,7 +28,8 @@ static int bench_scenario(const char *name, const char *clock_name)
 
 	scenario_init(&sc);
 	if (scenario_load_builtin(&sc, name, err) ||
-	    scenario_set(&sc, "clock", clock_name, err)) {
+	    scenario_set(&sc, "clock", "ktime", err) ||
+	    scenario_set(&sc, "runtime", runtime, err)) {
 		fprintf(stderr, "mpsim: bench: %s\n", err);
 		scenario_free(&sc);
 		return EXIT_FAILED;
@@ -61,7 +62,13 @@ static int bench_scenario(const char *name, const char *clock_name)
 
 int cmd_bench(int argc, char **argv)
 {
-	static const char *const scenarios[] = { "hst-bio-mpath", "bench-large" };
+	/* long enough (about 3 M I/Os each) that timer noise is below 1 % */
+	static const struct {
+		const char *name, *runtime;
+	} scenarios[] = {
+		{ "hst-bio-mpath", "50s" },
+		{ "bench-large", "10s" },
+	};
 	unsigned i;
 	int rc = EXIT_OK;
 
@@ -73,7 +80,6 @@ int cmd_bench(int argc, char **argv)
 	       "| scenario | selector | paths | I/Os | seconds | M I/Os/s | "
 	       "M events/s |\n|---|---|--:|--:|--:|--:|--:|\n", MPSIM_VERSION);
 	for (i = 0; i < ARRAY_SIZE(scenarios) && rc == EXIT_OK; i++)
-		if (scenario_builtin_text(scenarios[i]))
-			rc = bench_scenario(scenarios[i], "ktime");
+		rc = bench_scenario(scenarios[i].name, scenarios[i].runtime);
 	return rc;
 }
