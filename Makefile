@@ -41,7 +41,7 @@ TEST_SRC := $(sort $(wildcard tests/*.c))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: all run test check-long bench asan valgrind noopt results plots \
-        clean deps
+        clean deps results-dm-delay-sync
 all: mpsim
 
 deps:
@@ -80,6 +80,7 @@ test: deps
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests
 	$(BUILD)/mpsim-tests --jobs=2
 	LC_ALL=C sh tests/golden.sh ./mpsim
+	sh tests/plots.sh
 
 check-long: deps
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests
@@ -110,18 +111,37 @@ noopt:
 results: deps
 	@$(MAKE) --no-print-directory mpsim
 	@mkdir -p results
-	./mpsim > results/compare.md.tmp
+	./mpsim compare > results/compare.md.tmp
 	mv results/compare.md.tmp results/compare.md
-	./mpsim --format=csv > results/compare.csv.tmp
+	./mpsim compare --format=csv > results/compare.csv.tmp
 	mv results/compare.csv.tmp results/compare.csv
 	rm -f results/depth.csv.tmp
 	./mpsim sweep --iodepth=1,2,4,8,16,32,64,128 --selector=st,hst \
-	    --clock=jiffies,ktime --reps=10 --output=results/depth.csv.tmp
+	    --clock=jiffies,ktime --reps=20 --output=results/depth.csv.tmp
 	mv results/depth.csv.tmp results/depth.csv
 	rm -f results/hz.csv.tmp
 	./mpsim sweep --hz=100,250,300,1000 --selector=hst --clock=jiffies,ktime \
-	    --iodepth=64 --reps=10 --output=results/hz.csv.tmp
+	    --iodepth=64 --reps=20 --output=results/hz.csv.tmp
 	mv results/hz.csv.tmp results/hz.csv
+	@$(MAKE) --no-print-directory results-dm-delay-sync
+
+# The synchronous writer behind dm-delay (README): mean write latency for
+# four delays, both expiries and two HZ values, one run each.
+results-dm-delay-sync: mpsim
+	@mkdir -p results
+	@echo "results/dm-delay-sync.md: ./mpsim --scenario=dm-delay-sync, 16 runs"
+	@{ echo "<!-- mpsim $$(./mpsim --version 2>/dev/null | cut -d' ' -f2): ./mpsim --scenario=dm-delay-sync --delay=D --expiry=E --hz=H --seed=1 -->"; \
+	  echo "| delay | jiffies, HZ=100 | ns, HZ=100 | jiffies, HZ=1000 | ns, HZ=1000 |"; \
+	  echo "|--:|--:|--:|--:|--:|"; \
+	  for d in 1ms 2ms 5ms 20ms; do printf '| %s |' $$d; \
+	    for hz in 100 1000; do for e in jiffies ns; do \
+	      ./mpsim --scenario=dm-delay-sync --delay=$$d --expiry=$$e \
+	          --hz=$$hz --seed=1 --format=csv | awk -F, \
+	          '$$1 == "path" { for (i = 1; i <= NF; i++) if ($$i == "lat_mean_us") c = i } \
+	           $$1 == "total" { printf " %.2f ms |", $$c / 1000 }' || exit 1; \
+	    done; done; echo; \
+	  done; } > results/dm-delay-sync.md.tmp
+	mv results/dm-delay-sync.md.tmp results/dm-delay-sync.md
 
 # Every figure, as PNG and SVG, from the files in results/ (no simulation).
 # gnuplot is needed here only: mpsim itself never runs it.

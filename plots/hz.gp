@@ -17,16 +17,10 @@
 usage = "gnuplot -c plots/hz.gp SWEEP.csv OUTPUT.png|svg"
 call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
 
-# pairs: "selector/clock" words, one per panel.
-pairs = ""
-do for [s in values(ARG1, "path!=total", "selector")] {
-	do for [c in values(ARG1, "path!=total&selector=".s, "clock")] {
-		pairs = pairs.s."/".c." "
-	}
-}
-n = words(pairs)
-sel(p) = p[1:strstrt(p, "/") - 1]
-clk(p) = p[strstrt(p, "/") + 1:]
+# One panel per (selector, clock) pair; clocks that give a selector the
+# same shares share a panel.
+plist = pairs(ARG1, "path!=total", "hz path share_mean share_ci95")
+n = words(plist)
 
 # The slow paths, in file order: Best share below the largest one.
 slow = system(rows(ARG1, "path!=total", "path best")[2:]." | awk -F, '\
@@ -35,9 +29,10 @@ slow = system(rows(ARG1, "path!=total", "path best")[2:]." | awk -F, '\
 paths = values(ARG1, "path!=total", "path")
 show = words(slow) > 0 ? slow : paths
 ns = words(show)
-# colour of a path: its place among all paths, as in share-vs-depth.gp
+# A path keeps the colour of its place among all paths (as in
+# share-vs-depth.gp), slow or not.
 pindex(name) = int(system("echo '".paths."' | tr ' ' '\\n' | grep -nx '".name."' | cut -d: -f1"))
-where(p, i) = "selector=".sel(p)."&clock=".clk(p)."&path=".word(show, i)
+where(p, i) = "selector=".psel(p)."&clock=".pclock(p)."&path=".word(show, i)
 # The paths' points at one HZ are spread a little sideways so that their
 # confidence bars stay apart.
 dodge(x, i) = x * 10 ** (0.04 * (i - (ns + 1) / 2.0) / ns)
@@ -57,11 +52,12 @@ set xtics () format "%g"
 do for [h in values(ARG1, "path!=total", "hz")] {
 	set xtics add (h h + 0)
 }
-# One y scale for every panel, up to the highest bar or Best share drawn.
+# One y scale for every panel, up to the highest bar or Best share drawn,
+# and from a little below 0, so that a starved path's points stay visible.
 ymax = real(system(rows(ARG1, "path!=total", "path share_mean share_ci95 best")[2:]. \
 	" | awk -F, -v show='".show."' 'BEGIN { split(show, s, \" \"); for (i in s) want[s[i]] = 1 } \
 	want[$1] { v = $2 + $3; if ($4 > v) v = $4; if (v > m) m = v } END { print m + 0 }'"))
-set yrange [0:ymax * 1.08]
+set yrange [-ymax * 0.04:ymax * 1.08]
 set ytics format "%.3f"
 set grid xtics ytics lc rgb "#d0d0d0"
 set xlabel "HZ (timer ticks per second; log scale)"
@@ -72,8 +68,8 @@ set key at screen 1 - 235.0 / width, screen 0.82 top left vertical \
 	Left reverse samplen 2.5 spacing 1.2 title "path"
 
 do for [k = 1:n] {
-	p = word(pairs, k)
-	set title sprintf("%s (%s), clock %s", abbrev(sel(p)), sel(p), clk(p))
+	p = word(plist, k)
+	set title ptitle(p)
 	plot for [i = 1:ns] sorted(ARG1, where(p, i), "hz share_mean share_ci95") \
 		using (dodge($1, i)):2:3 with yerrorlines lw 1.5 \
 		lc rgb colour(pindex(word(show, i))) pt (4 + pindex(word(show, i)) % 10) \

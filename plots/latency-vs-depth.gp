@@ -16,21 +16,20 @@
 usage = "gnuplot -c plots/latency-vs-depth.gp SWEEP.csv OUTPUT.png|svg"
 call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
 
-# pairs: "selector/clock" words, one line each.
-pairs = ""
-do for [s in values(ARG1, "path=total", "selector")] {
-	do for [c in values(ARG1, "path=total&selector=".s, "clock")] {
-		pairs = pairs.s."/".c." "
-	}
-}
-n = words(pairs)
-sel(p) = p[1:strstrt(p, "/") - 1]
-clk(p) = p[strstrt(p, "/") + 1:]
-where(p) = "path=total&selector=".sel(p)."&clock=".clk(p)
-label(p) = sprintf("%s (%s), clock %s", abbrev(sel(p)), sel(p), clk(p))
+# One line per (selector, clock) pair; clocks that give a selector the
+# same latencies share a line.
+plist = pairs(ARG1, "path=total", \
+	"iodepth lat_mean_us_mean lat_mean_us_ci95 lat_p99_us_mean lat_p99_us_ci95")
+n = words(plist)
+where(p) = "path=total&selector=".psel(p)."&clock=".pclock(p)
 
-eval terminal(1400, 600)
-set multiplot layout 1, 2 margins 0.06, 0.98, 0.13, 0.84 spacing 0.07, 0 \
+# Sizes in pixels: two 560 x 400 panels, the titles above them and the
+# legend (one line per pair) under them.
+height = 95 + 400 + 75 + 20 * n + 20
+eval terminal(1400, height)
+set multiplot layout 1, 2 \
+	margins 0.06, 0.98, real(75 + 20 * n + 20) / height, 1 - 95.0 / height \
+	spacing 0.07, 0 \
 	title "I/O latency of the multipath device versus queue depth (mean and 95% confidence interval)\n".provenance \
 	font ",13"
 
@@ -39,6 +38,10 @@ set xrange [0.8:160]
 set xtics 2 format "%g"
 set logscale y 10
 set ytics format "%g"
+# Labels at 1, 2 and 5 of each decade: a span of a decade or two reads.
+do for [e = 0:7] {
+	set ytics add (sprintf("%g", 2 * 10**e) 2 * 10**e, sprintf("%g", 5 * 10**e) 5 * 10**e)
+}
 set mytics 10
 set autoscale yfix
 set offsets 0, 0, graph 0.08, graph 0.05
@@ -46,20 +49,20 @@ set grid xtics ytics mytics lc rgb "#d0d0d0", lc rgb "#eeeeee"
 set xlabel "queue depth (iodepth, I/Os in flight)"
 set pointsize 0.9
 set bars 0.5
-# Latency grows with depth, so the top left corner stays free for the
-# legend (one, for both panels).
-set key inside top left vertical Left reverse samplen 3 box opaque
+# One legend for both panels, under them.
+set key at screen 0.5, screen 10.0 / height bottom center vertical \
+	Left reverse samplen 3
 
 set title "mean latency"
 set ylabel "mean latency (µs)"
-plot for [k = 1:n] sorted(ARG1, where(word(pairs, k)), "iodepth lat_mean_us_mean lat_mean_us_ci95") \
+plot for [k = 1:n] sorted(ARG1, where(word(plist, k)), "iodepth lat_mean_us_mean lat_mean_us_ci95") \
 	using 1:2:3 with yerrorlines lw 1.5 lc rgb colour(k) pt (4 + k % 10) \
-	title label(word(pairs, k))
+	title ptitle(word(plist, k))
 
 unset key
 set title "99th percentile latency"
 set ylabel "p99 latency (µs)"
-plot for [k = 1:n] sorted(ARG1, where(word(pairs, k)), "iodepth lat_p99_us_mean lat_p99_us_ci95") \
+plot for [k = 1:n] sorted(ARG1, where(word(plist, k)), "iodepth lat_p99_us_mean lat_p99_us_ci95") \
 	using 1:2:3 with yerrorlines lw 1.5 lc rgb colour(k) pt (4 + k % 10) \
 	notitle
 unset multiplot

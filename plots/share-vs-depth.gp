@@ -16,60 +16,67 @@
 usage = "gnuplot -c plots/share-vs-depth.gp SWEEP.csv OUTPUT.png|svg"
 call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
 
-# pairs: "selector/clock" words, one per panel.
-pairs = ""
-do for [s in values(ARG1, "path!=total", "selector")] {
-	do for [c in values(ARG1, "path!=total&selector=".s, "clock")] {
-		pairs = pairs.s."/".c." "
-	}
-}
+# One panel per (selector, clock) pair; clocks that give a selector the
+# same shares share a panel.
+plist = pairs(ARG1, "path!=total", "iodepth path share_mean share_ci95")
+n = words(plist)
 paths = values(ARG1, "path!=total", "path")
 np = words(paths)
-n = words(pairs)
-pcols = n > 1 ? 2 : 1
-prows = (n + pcols - 1) / pcols
-sel(p) = p[1:strstrt(p, "/") - 1]
-clk(p) = p[strstrt(p, "/") + 1:]
-where(p, i) = "selector=".sel(p)."&clock=".clk(p)."&path=".word(paths, i)
+where(p, i) = "selector=".psel(p)."&clock=".pclock(p)."&path=".word(paths, i)
 # The paths' points at one depth are spread a little sideways (by at most
 # a seventh of a doubling) so that their confidence bars stay apart.
 dodge(x, i) = x * 2 ** (0.3 * (i - (np + 1) / 2.0) / np)
 
-# Sizes in pixels: a 420-pixel panel row, room for the titles above and
-# for tic labels, axis label and the next panel's title between rows.
-height = 100 + 420 * prows
-eval terminal(1400, height)
+# Two panels a row; the legend takes the free cell when the last row has
+# one panel, else a column at the right.  Sizes in pixels: L, R, T and B
+# are the outer margins (T holds the titles), PW x PH a panel, SX and SY
+# the gaps between panels (tic labels, axis label, the next title).
+pcols = n > 1 ? 2 : 1
+prows = (n + pcols - 1) / pcols
+keycell = n > 1 && n % 2 == 1
+L = 80; R = keycell ? 30 : 230; T = 95; B = 60
+PW = 560; PH = 400; SX = 100; SY = 105
+width = L + pcols * PW + (pcols - 1) * SX + R
+height = T + prows * PH + (prows - 1) * SY + B
+eval terminal(width, height)
 set multiplot layout prows, pcols \
-	margins 0.06, 0.83, 60.0 / height, 1 - 95.0 / height \
-	spacing 0.06, 105.0 / height \
+	margins real(L) / width, 1 - real(R) / width, real(B) / height, 1 - real(T) / height \
+	spacing real(SX) / width, real(SY) / height \
 	title "Share of I/Os per path versus queue depth (mean and 95% confidence interval)\n".provenance \
 	font ",13"
 
 set logscale x 2
 set xrange [0.8:160]
 set xtics 2 format "%g"
-# One y scale for every panel, so panels compare at a glance.
-stats rows(ARG1, "path!=total", "share_mean share_ci95 best") \
-	using ($1 + $2 > $3 ? $1 + $2 : $3) nooutput
-set yrange [0:STATS_max * 1.05]
+# Each panel has its own y scale (one path may take every I/O at a small
+# depth), from 0 (an invisible line at 0 in every panel) and a little
+# below, so that a starved path's points stay visible.
+set autoscale yfix
+set offsets 0, 0, graph 0.06, graph 0.04
 set ytics format "%.2f"
 set grid xtics ytics lc rgb "#d0d0d0"
 set xlabel "queue depth (iodepth, I/Os in flight)"
 set ylabel "share of I/Os (fraction)"
 set pointsize 0.8
 set bars 0.5
-set key at screen 0.845, screen 1 - 95.0 / height top left vertical Left reverse \
-	samplen 2.5 spacing 1.2 title "path"
+if (keycell) {
+	set key at screen real(L + PW + SX + 40) / width, screen real(B + PH) / height
+} else {
+	set key at screen 1 - real(R - 20) / width, screen 1 - real(T) / height
+}
+set key top left vertical \
+	Left reverse samplen 2.5 spacing 1.2 title "path"
 
 do for [k = 1:n] {
-	p = word(pairs, k)
-	set title sprintf("%s (%s), clock %s", abbrev(sel(p)), sel(p), clk(p))
+	p = word(plist, k)
+	set title ptitle(p)
 	plot for [i = 1:np] sorted(ARG1, where(p, i), "iodepth share_mean share_ci95") \
 		using (dodge($1, i)):2:3 with yerrorlines lw 1.5 lc rgb colour(i) pt (4 + i % 10) \
 		title word(paths, i), \
 	     for [i = 1:np] sorted(ARG1, where(p, i), "iodepth best") \
 		using 1:2 with lines dt 2 lw 1.2 lc rgb "#000000" \
-		title (i == 1 ? "Best (capacity share)" : "")
+		title (i == 1 ? "Best (capacity share)" : ""), \
+	     0 with lines lt nodraw notitle
 	unset key
 }
 unset multiplot

@@ -31,7 +31,7 @@ bw = 0.8 / nk
 bx(j) = (j - (nk + 1) / 2.0) * bw
 
 eval terminal(1200, 620)
-set title "Share of I/Os per path, by path selector and start-time clock\n".provenance
+set title "Share of I/Os per path, by path selector and start-time clock\n".provenance font ",13"
 set xlabel "path (member device of the multipath device)"
 set ylabel "share of I/Os (fraction of all I/Os)"
 set yrange [0:*]

@@ -23,7 +23,9 @@ void cli_usage(FILE *f)
 "                    with options: one run, per-path results\n"
 "  run               one run, per-path results\n"
 "  compare           every selector/clock column on one scenario\n"
-"  sweep             batch runs over lists of option values (see README)\n"
+"  sweep             batch runs over lists and ranges of option values, with\n"
+"                    replications and confidence intervals (mpsim sweep --help)\n"
+"  merge             join per-point sweep files (mpsim merge --help)\n"
 "  list selectors|scenarios\n"
 "  bench             simulated I/Os per second of wall time, per selector\n"
 "  timers            the kernel timer-wheel catch-up experiment\n"
@@ -39,9 +41,18 @@ void cli_usage(FILE *f)
 "  --clock=jiffies|jiffies-aligned|ktime   bio-mode start stamp\n"
 "  --mode=bio|request     --hz=100|250|300|1000   --uptime=3600s\n"
 "  --queue_if_no_path=0|1\n"
+"  --delay=MS             dm-delay on every path (or --read_delay,\n"
+"                         --write_delay, --flush_delay), --expiry=jiffies|ns,\n"
+"                         --kthread_poll=mainline|busy\n"
+"  --timer_wheel=levels|classic   --workqueue_latency=DURATION\n"
+"  --fail='PATH at TIME'  --reinstate='PATH at TIME'   scripted path events\n"
 "  fio options, applied to every job: --iodepth (--depth), --numjobs, --bs,\n"
 "  --rw, --rwmixread, --number_ios, --runtime, --ramp_time, --rate_iops,\n"
-"  --rate_process=linear|poisson, --ioengine\n"
+"  --rate_process=linear|poisson, --ioengine, and any fio job option\n"
+"  (--bssplit, --thinktime, --iodepth_batch_submit, ...; see README)\n"
+"  --job=FILE.fio         the jobs of a fio job file replace the scenario's\n"
+"  --read_iolog=FILE      replay a fio I/O log (version 2 or 3), timed;\n"
+"                         --replay_no_stall: as fast as the depth allows\n"
 "  sizes take k/m/g (1024-based), durations ns/us/ms/s/m/h.\n"
 "\n"
 "example: mpsim --selector=hst --clock=ktime --iodepth=32\n"
@@ -107,7 +118,7 @@ static char *join_args(int argc, char **argv)
 int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		  const char *const *extra_ok, char *err)
 {
-	const char *scn = DEFAULT_SCENARIO;
+	const char *scn = DEFAULT_SCENARIO, *job = NULL;
 	const struct ps_type *t;
 	int i, used, r;
 
@@ -128,10 +139,23 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 				return input_error(err, "--scenario: needs a file or built-in name");
 			scn = val;
 		}
+		if (key_is(key, klen, "job")) {
+			if (!val || !*val)
+				return input_error(err, "--job: needs a fio job file");
+			if (job)
+				return input_error(err, "--job: given twice (one job file; include others)");
+			job = val;
+		}
 	}
 	r = load_scenario(o, scn, err);
 	if (r)
 		return r;
+	/* --job next: its jobs replace the scenario's, options follow */
+	if (job) {
+		r = scenario_load_jobs(&o->sc, job, err);
+		if (r)
+			return r;
+	}
 	for (i = 1; i < argc; i += used) {
 		const char *key, *val;
 		char name[64];
@@ -143,7 +167,7 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 			return input_error(err, "unknown option --%.40s...", key);
 		memcpy(name, key, klen);
 		name[klen] = '\0';
-		if (!strcmp(name, "scenario"))
+		if (!strcmp(name, "scenario") || !strcmp(name, "job"))
 			continue;
 		if (extra_ok) {
 			const char *const *e;

@@ -1,8 +1,5 @@
-/*
- * clock.c: the kernel's jiffies and their conversions to and from
- * simulated ktime, exact to the bit (kernel.md §1; the contracts are in
- * clock.h).
- */
+/* clock.c: the kernel's jiffies and their conversions to and from
+ * simulated ktime, exact to the bit (kernel.md §1; contracts in clock.h). */
 #include <assert.h>
 #include <string.h>
 

@@ -6,7 +6,8 @@
  *
  * Anatomy of one I/O:
  *   job_submit() ─► mpath_map() ─► select_path ─► stamp start ─► start_io
- *     ─► path_submit() ─► [latency] ─► queue ─► slot: service time
+ *     ─► path_submit() ─► [dm-delay list, sim/delay.c]
+ *     ─► path_device_submit() ─► [latency] ─► queue ─► slot: service time
  *     ─► path_done() ─► mpath_end_io() ─► end_io ─► stats ─► job_complete()
  *     ─► (closed loop) job_submit() of the next I/O.
  */
@@ -26,13 +27,19 @@
 
 struct sim;
 struct job;
+struct job_flow;
+struct dm_delay;
+struct delay_cpu;
 
 struct sim_io {
 	struct sim_io *next;	/* FIFO link: device queue, mpath queue, pool */
 	struct job *job;	/* who submitted it */
 	struct sim_path *path;	/* where it was mapped, NULL while unmapped */
 	uint32_t bytes;		/* size */
-	bool write;		/* direction */
+	bool write;		/* direction: bio_data_dir() is WRITE (a
+				   write, a trim or a flush) */
+	uint8_t ddir;		/* what it is: enum fio_ddir (a sync is an
+				   empty flush) */
 	sim_ns submit;		/* the workload handed it to dm (the original
 				   bio's dm_io->start_time is taken here) */
 	sim_ns mapped;		/* select_path chose its path */
@@ -74,6 +81,7 @@ struct sim_path {
 	struct ps_path ps;		/* the selector's view; first member */
 	struct sim *sim;
 	const struct path_conf *conf;
+	struct dm_delay *delay;		/* dm-delay layer; NULL: none */
 	gsl_rng *rng;			/* service-time stream */
 	double ln_mu, ln_sigma;		/* lognormal parameters */
 	double g_shape, g_scale;	/* gamma parameters */
@@ -84,6 +92,18 @@ struct sim_path {
 	uint64_t inflight;		/* start_io'd, not yet end_io'd */
 	sim_ns busy_since;		/* when busy last went 0 -> 1 */
 	struct path_stats *stats;	/* into the run result */
+};
+
+/* What an EV_PATH_EVENT does (sim/fault.c, sim/mpath.c). */
+enum path_ev_kind {
+	PEV_FAIL,		/* scripted: the path's device dies */
+	PEV_REINSTATE,		/* scripted: the device is back */
+	PEV_PROCESS_QUEUED,	/* kmultipathd's process_queued_bios work */
+};
+
+struct path_ev {
+	enum path_ev_kind kind;
+	struct sim_path *path;	/* PEV_FAIL and PEV_REINSTATE */
 };
 
 struct mpath {
@@ -97,6 +117,8 @@ struct mpath {
 	struct io_fifo queued;		/* I/Os waiting for a usable path */
 	unsigned nr_valid;		/* paths not failed */
 	sim_ns no_path_since;		/* when nr_valid last dropped to 0 */
+	struct path_ev work;		/* kmultipathd's queued-bios work */
+	bool work_pending;		/* ... is queued (queue_work) */
 };
 
 struct job {
@@ -113,6 +135,12 @@ struct job {
 	sim_ns interval;		/* open loop linear: 1/rate in ns */
 	double mean_gap;		/* open loop poisson: mean gap in ns */
 	bool open;			/* rate_iops given */
+	uint32_t bs;			/* plain loop: bytes per I/O */
+	uint8_t ddir;			/* plain loop: direction unless mixed */
+	bool mixed;			/* rw/randrw: each I/O draws it */
+	uint64_t writes;		/* mixed plain loop: writes drawn */
+	struct job_flow *flow;		/* NULL: the plain loop; else the
+					   state of workloads/job-flow.c */
 };
 
 struct sim {
@@ -133,14 +161,22 @@ struct sim {
 	struct sim_io *io_mem;		/* all I/Os, for freeing */
 	uint64_t outstanding;		/* I/Os below the multipath device */
 	struct run_result *res;
+	struct path_ev *pev;		/* the scenario's fail/reinstate events */
+	struct delay_cpu *delay_cpu;	/* dm-delay's timer base; NULL: none */
 };
 
 /* ---- sim/path.c ---- */
 void path_setup(struct sim_path *p, struct sim *s, const struct path_conf *c,
 		unsigned index, uint64_t seed);
 void path_teardown(struct sim_path *p);
-/* Hand a mapped I/O to the path's stack. */
+/* Hand a mapped I/O to the path's stack: its layer, else its device. */
 void path_submit(struct sim_path *p, struct sim_io *io);
+/* Hand an I/O to the device below the layers. */
+void path_device_submit(struct sim_path *p, struct sim_io *io);
+/* The device dies: every I/O it holds (in transit, queued, in service)
+ * ends in error now; they are appended to `errored` in the order the
+ * device took them, their pending events cancelled. */
+void path_device_fail(struct sim_path *p, struct io_fifo *errored);
 void path_arrive(struct sim_path *p, struct sim_io *io);	/* EV_DEV_ARRIVE */
 void path_done(struct sim_path *p, struct sim_io *io);		/* EV_DEV_DONE */
 /* Statistics window opens (ramp over) or closes (run over). */
@@ -154,18 +190,52 @@ void mpath_teardown(struct mpath *m);
 void mpath_map(struct mpath *m, struct sim_io *io);
 /* The path finished the I/O (error != 0: the path failed it). */
 void mpath_end_io(struct mpath *m, struct sim_io *io, int error);
+/* fail_path() and reinstate_path() (dm-mpath's, kernel.md §2); no-ops
+ * on a path already in that state. */
+void mpath_fail_path(struct mpath *m, struct sim_path *p);
+void mpath_reinstate_path(struct mpath *m, struct sim_path *p);
+/* kmultipathd's process_queued_bios: re-map the held I/Os in FIFO
+ * order (PEV_PROCESS_QUEUED). */
+void mpath_process_queued(struct mpath *m);
+/* The run is over: close the no-usable-path interval still open. */
+void mpath_stats_close(struct mpath *m);
+
+/* ---- sim/fault.c ---- */
+/* Schedule the scenario's fail/reinstate events (those at 0 run now). */
+void fault_setup(struct sim *s);
+void fault_teardown(struct sim *s);
+/* A job issued its last I/O and has none in flight: once every job is
+ * so, the scripted events still to come are dropped, so that they do
+ * not stretch the run past its last I/O. */
+void fault_job_done(struct sim *s);
+void path_event(struct sim *s, struct path_ev *e);	/* EV_PATH_EVENT */
 
 /* ---- workloads/job.c ---- */
-void job_setup(struct job *j, struct sim *s, const struct job_conf *c,
-	       unsigned index, uint64_t seed);
+/* Returns 0, or -EINVAL with err set (a log that cannot be read). */
+int job_setup(struct job *j, struct sim *s, const struct job_conf *c,
+	      unsigned index, uint64_t seed, char *err);
 void job_teardown(struct job *j);
 void job_start(struct job *j);
 void job_arrival(struct job *j);			/* EV_JOB_ARRIVAL */
 /* The multipath device is done with io (error: failed to the job). */
 void job_complete(struct job *j, struct sim_io *io, int error);
 
+/* ---- workloads/job-flow.c ---- */
+/* A job's own timer (EV_JOB_WAKE): thinktime or startdelay over, a
+ * replayed I/O due. */
+void job_wake(struct job *j);
+/*
+ * The run's statistics window: its ramp (the longest ramp_time) and its
+ * runtime (the longest; 0: none).  With stonewall groups or start delays
+ * each job keeps its own runtime instead, so there is no common end, and
+ * the ramp is that of the jobs that start at once.
+ */
+void job_window(const struct scenario *sc, sim_ns *ramp, sim_ns *runtime);
+
 /* ---- sim/loop.c ---- */
 void sim_loop(struct sim *s);
+/* The statistics window opens (at the start, or when the ramp ends). */
+void sim_stats_open(struct sim *s);
 struct sim_io *sim_io_get(struct sim *s);
 void sim_io_put(struct sim *s, struct sim_io *io);
 

@@ -11,7 +11,7 @@
 /* ORDER EV */
 const char *const ev_kind_name[EV_NR_KINDS] = {
 	"dev-arrive", "dev-done", "job-arrival", "ramp-end", "run-end",
-	"path-event", "delay-wake",
+	"path-event", "delay-wake", "job-wake",
 };
 
 void evq_init(struct evq *q)
@@ -83,4 +83,39 @@ int evq_pop(struct evq *q, struct event *out)
 	}
 	q->heap[i] = last;
 	return 1;
+}
+
+/* Put e at the place of the hole at i, moving smaller children up. */
+static void sift_down(struct evq *q, unsigned i, struct event e)
+{
+	for (;;) {
+		unsigned c = 2 * i + 1;
+
+		if (c >= q->n)
+			break;
+		if (c + 1 < q->n && ev_less(&q->heap[c + 1], &q->heap[c]))
+			c++;
+		if (!ev_less(&q->heap[c], &e))
+			break;
+		q->heap[i] = q->heap[c];
+		i = c;
+	}
+	q->heap[i] = e;
+}
+
+unsigned evq_remove_if(struct evq *q, evq_match_fn *match, void *arg)
+{
+	unsigned i, kept = 0, n = q->n;
+
+	for (i = 0; i < n; i++) {
+		if (match(&q->heap[i], arg))
+			continue;
+		q->heap[kept++] = q->heap[i];
+	}
+	q->n = kept;
+	/* Floyd's heap construction; (time, seq) keys are unchanged, so
+	 * the survivors pop in the order they would have. */
+	for (i = kept / 2; i-- > 0; )
+		sift_down(q, i, q->heap[i]);
+	return n - kept;
 }

@@ -25,6 +25,7 @@ enum ev_kind {
 	EV_RUN_END,		/* runtime over: the run stops */
 	EV_PATH_EVENT,		/* a scripted fail/reinstate of a path */
 	EV_DELAY_WAKE,		/* a dm-delay layer polls or its timer fires */
+	EV_JOB_WAKE,		/* a job's own timer (thinktime, replay) */
 	EV_NR_KINDS
 };
 
@@ -50,6 +51,17 @@ void evq_push(struct evq *q, sim_ns time, enum ev_kind kind, void *obj);
 /* Remove the earliest event into *e; returns 0 if the queue is empty.
  * O(log n). */
 int evq_pop(struct evq *q, struct event *e);
+
+/* Return non-zero for an event evq_remove_if() is to take out. */
+typedef int evq_match_fn(const struct event *e, void *arg);
+
+/*
+ * Take every event for which match() is non-zero out of the queue (the
+ * cancel of a device reset, which is rare: O(n)).  match() sees each
+ * event once, in no particular order, and may record it; the events left
+ * keep their order.  Returns how many were taken out.
+ */
+unsigned evq_remove_if(struct evq *q, evq_match_fn *match, void *arg);
 
 static inline int evq_empty(const struct evq *q)
 {

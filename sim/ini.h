@@ -14,6 +14,8 @@ struct ini_line {
 	const char *key;	/* option name, trimmed; NULL for a header */
 	const char *value;	/* option value, trimmed ("" for `key =`);
 				   NULL for a line without '=' (time_based) */
+	const char *origin;	/* the file the line came from (fio's reader,
+				   workloads/fio-read.c); NULL from ini_parse */
 };
 
 /*

@@ -9,6 +9,7 @@
 #include <assert.h>
 #include <stdlib.h>
 
+#include "delay.h"
 #include "engine.h"
 
 struct sim_io *sim_io_get(struct sim *s)
@@ -33,7 +34,7 @@ void sim_io_put(struct sim *s, struct sim_io *io)
 static int sim_check(const struct sim *s, sim_ns before)
 {
 	uint64_t sum = 0;
-	unsigned i;
+	unsigned i, valid = 0;
 
 	if (s->now < before)
 		return 0;
@@ -43,12 +44,22 @@ static int sim_check(const struct sim *s, sim_ns before)
 		sum += p->inflight;
 		if (p->conf->slots && p->busy > p->conf->slots)
 			return 0;
+		/* a dead device holds nothing: it errored all at the fail */
+		if (p->failed && (p->busy || p->queue.n))
+			return 0;
+		valid += !p->failed;
 	}
-	return sum == s->outstanding;
+	if (valid != s->mp.nr_valid)
+		return 0;
+	/* I/Os wait for a path only while there is none, or until
+	 * kmultipathd's work maps them again */
+	if (s->mp.queued.n && s->mp.nr_valid && !s->mp.work_pending)
+		return 0;
+	return sum == s->outstanding && delay_check(s);
 }
 #endif
 
-static void stats_open(struct sim *s)
+void sim_stats_open(struct sim *s)
 {
 	unsigned i;
 
@@ -62,8 +73,8 @@ void sim_loop(struct sim *s)
 	struct event e;
 	uint64_t n = 0;
 
-	if (s->stats_from == s->now)
-		stats_open(s);
+	if (s->stats_from == s->now && !s->measuring)
+		sim_stats_open(s);
 	while (!s->stop && evq_pop(&s->q, &e)) {
 #ifdef MPSIM_DEBUG
 		sim_ns before = s->now;
@@ -86,11 +97,20 @@ void sim_loop(struct sim *s)
 		case EV_JOB_ARRIVAL:
 			job_arrival(e.obj);
 			break;
+		case EV_JOB_WAKE:
+			job_wake(e.obj);
+			break;
 		case EV_RAMP_END:
-			stats_open(s);
+			sim_stats_open(s);
 			break;
 		case EV_RUN_END:
 			s->stop = true;
+			break;
+		case EV_PATH_EVENT:
+			path_event(s, e.obj);
+			break;
+		case EV_DELAY_WAKE:
+			delay_wake(s, e.obj);
 			break;
 		default:
 			abort();

@@ -150,6 +150,15 @@ int cmd_merge(int argc, char **argv)
 	int nin = 0, i, rc = EXIT_BAD_INPUT;
 	uint64_t k, have = 0;
 
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		puts("usage: mpsim merge --output=FILE FILE...\n\n"
+		     "Joins the files of one sweep's points (see mpsim sweep "
+		     "--list-runs) into the\nfile the sweep would have "
+		     "written.  Files of other sweeps, scenarios or mpsim\n"
+		     "versions are refused.");
+		free(in);
+		return EXIT_OK;
+	}
 	for (i = 1; i < argc; i++) {
 		if (!strncmp(argv[i], "--output=", 9)) {
 			output = argv[i] + 9;

@@ -2,8 +2,9 @@
  * mpath.c: the multipath device, after drivers/md/dm-mpath.c: one priority
  * group whose selector is asked for a path on every I/O (kernel >= 4.6,
  * kernel.md §2.2), the start-time stamp each mode gives end_io (§2.3,
- * §3.10), and the queue of I/Os that found no usable path
- * (queue_if_no_path).
+ * §3.10), the queue of I/Os that found no usable path
+ * (queue_if_no_path), and path failure: fail_path, reinstate_path, and
+ * the requeue of failed I/O that kmultipathd maps again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,7 @@ int mpath_setup(struct mpath *m, struct sim *s, char *err)
 		}
 	}
 	m->nr_valid = s->nr_paths;
+	m->work.kind = PEV_PROCESS_QUEUED;
 	return 0;
 }
 
@@ -108,9 +110,117 @@ void mpath_map(struct mpath *m, struct sim_io *io)
 		io->start_time = bio_start_time(m, io);
 	if (m->ps.type->start_io)
 		m->ps.type->start_io(&m->ps, pp, io->bytes, s->now);
+	p->stats->starts++;
 	p->inflight++;
 	s->outstanding++;
 	path_submit(p, io);
+}
+
+/* ---- path failure ---- */
+
+/* queue_work(kmultipathd, &m->process_queued_bios): once until it runs. */
+static void mpath_kick(struct mpath *m)
+{
+	struct sim *s = m->sim;
+
+	if (m->work_pending)
+		return;
+	m->work_pending = true;
+	sim_schedule(s, s->now, EV_PATH_EVENT, &m->work);
+}
+
+/* Add the time without a usable path that falls in the measured window,
+ * from no_path_since to now. */
+static void no_path_account(struct mpath *m)
+{
+	struct sim *s = m->sim;
+	sim_ns from = m->no_path_since;
+
+	if (from < s->stats_from)
+		from = s->stats_from;
+	if (s->measuring && s->now > from)
+		s->res->no_path_time += s->now - from;
+}
+
+/*
+ * An I/O the path ended in error, after fail_path and end_io.  Bio mode
+ * (multipath_end_io_bio) puts it on the queued list for kmultipathd to
+ * map again unless no path is left and queue_if_no_path is off; request
+ * mode (multipath_end_io) makes the same decision and requeues the
+ * request, which is mapped again at once: both are a requeue here.  The
+ * I/O keeps its submit time, so a bio's jiffies stamp stays the original
+ * bio's (§2.3).
+ */
+static void mpath_io_error(struct mpath *m, struct sim_io *io)
+{
+	struct sim *s = m->sim;
+
+	if (s->measuring)
+		io->path->stats->errors++;
+	io->path = NULL;
+	if (!m->nr_valid && !m->queue_if_no_path) {
+		job_complete(io->job, io, -EIO);
+		return;
+	}
+	if (s->measuring)
+		s->res->requeued++;
+	fifo_push(&m->queued, io);
+	mpath_kick(m);
+}
+
+/* fail_path(): the selector takes the path off its valid list (§3.3,
+ * §5: each selector's own list moves). */
+void mpath_fail_path(struct mpath *m, struct sim_path *p)
+{
+	struct sim *s = m->sim;
+
+	if (p->failed)
+		return;
+	p->failed = true;
+	if (m->ps.type->fail_path)
+		m->ps.type->fail_path(&m->ps, &p->ps);
+	if (!--m->nr_valid)
+		m->no_path_since = s->now;
+}
+
+/*
+ * reinstate_path(): the selector puts the path back where its kernel
+ * code does (round-robin at the head, the others at the tail, §5, §9.11);
+ * the first usable path after none has kmultipathd map the held I/O.
+ */
+void mpath_reinstate_path(struct mpath *m, struct sim_path *p)
+{
+	if (!p->failed)
+		return;
+	if (m->ps.type->reinstate_path &&
+	    m->ps.type->reinstate_path(&m->ps, &p->ps))
+		return;		/* the kernel leaves the path failed */
+	p->failed = false;
+	if (!m->nr_valid++) {
+		no_path_account(m);
+		mpath_kick(m);
+	}
+}
+
+/*
+ * process_queued_bios(): every I/O held when the work starts is mapped
+ * again, in FIFO order.  With no usable path and queue_if_no_path on
+ * they stay held (mapping them would only queue them again); with it off
+ * each fails to its job in mpath_map().
+ */
+void mpath_process_queued(struct mpath *m)
+{
+	unsigned n = m->queued.n;
+
+	m->work_pending = false;
+	while (n-- && (m->nr_valid || !m->queue_if_no_path))
+		mpath_map(m, fifo_pop(&m->queued));
+}
+
+void mpath_stats_close(struct mpath *m)
+{
+	if (!m->nr_valid)
+		no_path_account(m);
 }
 
 void mpath_end_io(struct mpath *m, struct sim_io *io, int error)
@@ -126,10 +236,18 @@ void mpath_end_io(struct mpath *m, struct sim_io *io, int error)
 	 */
 	if (m->mode == MODE_REQUEST)
 		start = p->conf->request_stats ? io->dispatch : 0;
+	/* A path error fails the path before end_io (§2.3, §9.14). */
+	if (__builtin_expect(error != 0, 0))
+		mpath_fail_path(m, p);
 	if (m->ps.type->end_io)
 		m->ps.type->end_io(&m->ps, &p->ps, io->bytes, start, s->now);
 	p->inflight--;
 	s->outstanding--;
+	s->res->ios_simulated++;
+	if (__builtin_expect(error != 0, 0)) {
+		mpath_io_error(m, io);
+		return;
+	}
 	if (s->measuring) {
 		struct path_stats *ps = p->stats;
 		uint64_t lat = s->now - io->submit;
@@ -137,9 +255,6 @@ void mpath_end_io(struct mpath *m, struct sim_io *io, int error)
 		ps->ios++;
 		ps->bytes += io->bytes;
 		lat_add(&ps->lat, lat);
-		if (error)
-			ps->errors++;
 	}
-	s->res->ios_simulated++;
-	job_complete(io->job, io, error);
+	job_complete(io->job, io, 0);
 }

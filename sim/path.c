@@ -2,13 +2,15 @@
  * path.c: one path's device model: `slots` parallel service slots (0 =
  * unbounded) fed by a FIFO queue, an optional fixed latency in front of
  * the queue, and a service time drawn per I/O from the path's
- * distribution plus a per-byte cost when a bandwidth is given.
+ * distribution plus a per-byte cost when a bandwidth is given; above it
+ * the path's optional dm-delay layer (sim/delay.c).
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include <gsl/gsl_randist.h>
 
+#include "delay.h"
 #include "engine.h"
 #include "rng.h"
 
@@ -82,7 +84,20 @@ static void path_dispatch(struct sim_path *p, struct sim_io *io)
 	sim_schedule(s, s->now + path_service(p, io->bytes), EV_DEV_DONE, io);
 }
 
+/*
+ * The one test a path without layers pays per I/O: a pointer that stays
+ * NULL, so the branch predicts perfectly.
+ */
 void path_submit(struct sim_path *p, struct sim_io *io)
+{
+	if (__builtin_expect(p->delay != NULL, 0)) {
+		delay_map(p->delay, io);
+		return;
+	}
+	path_device_submit(p, io);
+}
+
+void path_device_submit(struct sim_path *p, struct sim_io *io)
 {
 	struct sim *s = p->sim;
 
@@ -133,5 +148,86 @@ void path_stats_close(struct sim_path *p)
 	if (p->busy) {
 		path_busy_account(p);
 		p->busy_since = p->sim->now;
+	}
+}
+
+/* ---- device failure ---- */
+
+/* The device's I/Os with a pending event: in service or in transit. */
+struct held {
+	struct sim_path *p;
+	struct event *ev;		/* the cancelled events */
+	unsigned n, cap;
+};
+
+static int held_match(const struct event *e, void *arg)
+{
+	struct held *h = arg;
+
+	if (e->kind != EV_DEV_DONE && e->kind != EV_DEV_ARRIVE)
+		return 0;
+	if (((const struct sim_io *)e->obj)->path != h->p)
+		return 0;
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 16;
+		h->ev = xrealloc(h->ev, h->cap * sizeof(*h->ev));
+	}
+	h->ev[h->n++] = *e;
+	return 1;
+}
+
+/* Return <0 if a was scheduled before b: dispatch (or submit) order. */
+static int held_cmp(const void *a, const void *b)
+{
+	const struct event *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void held_take(struct held *h, enum ev_kind kind,
+		      struct io_fifo *errored)
+{
+	unsigned i;
+
+	for (i = 0; i < h->n; i++) {
+		struct sim_io *io = h->ev[i].obj;
+
+		if (h->ev[i].kind != kind)
+			continue;
+		/* never started here: a request clone's io_start_time_ns
+		 * is still the 0 it was allocated with (§2.3) */
+		if (kind == EV_DEV_ARRIVE)
+			io->dispatch = 0;
+		fifo_push(errored, io);
+	}
+}
+
+/*
+ * The device errors everything it holds at once, as a transport that
+ * loses its link returns every outstanding command with an error (the
+ * SCSI midlayer after fast_io_fail_tmo): dm-mpath then sees the errors
+ * at the failure instant, not whenever each command would have finished.
+ * The order is the device's: the I/Os in service by dispatch, then its
+ * queue, then those still on their way to it (`latency`).
+ */
+void path_device_fail(struct sim_path *p, struct io_fifo *errored)
+{
+	struct sim *s = p->sim;
+	struct held h = { .p = p };
+	struct sim_io *io;
+
+	evq_remove_if(&s->q, held_match, &h);
+	if (h.n)
+		qsort(h.ev, h.n, sizeof(*h.ev), held_cmp);
+	held_take(&h, EV_DEV_DONE, errored);
+	while ((io = fifo_pop(&p->queue))) {
+		io->dispatch = 0;
+		fifo_push(errored, io);
+	}
+	held_take(&h, EV_DEV_ARRIVE, errored);
+	free(h.ev);
+	if (p->busy) {
+		path_busy_account(p);
+		p->busy = 0;
 	}
 }

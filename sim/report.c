@@ -80,16 +80,35 @@ static void header_line(FILE *f, const char *lead,
 		pv->options ? pv->options : "");
 }
 
+/*
+ * A scenario with scripted path failures reports what they did: errors
+ * per path, then requeues and the time without a usable path, after the
+ * figures every run has (so columns only ever appear at the end).
+ */
+static bool show_faults(const struct scenario *sc)
+{
+	return sc->nr_events > 0;
+}
+
+static const struct path_stats *row_stats(const struct run_result *r,
+					  unsigned i)
+{
+	return i < r->nr_paths ? &r->path[i] : &r->total;
+}
+
 static void run_table(FILE *f, const struct provenance *pv,
 		      const struct scenario *sc, const struct run_result *r)
 {
+	bool faults = show_faults(sc);
 	struct row w;
 	unsigned i;
 
 	header_line(f, "", pv, sc);
 	fputs("\n| path | ios | share | bytes_share | busy | best | "
-	      "lat_mean_us | lat_p50_us | lat_p99_us | lat_p999_us |\n"
-	      "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", f);
+	      "lat_mean_us | lat_p50_us | lat_p99_us | lat_p999_us |", f);
+	fputs(faults ? " errors |\n" : "\n", f);
+	fputs("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|", f);
+	fputs(faults ? "--:|\n" : "\n", f);
 	for (i = 0; i <= r->nr_paths; i++) {
 		if (i < r->nr_paths)
 			row_fill(&w, r->names[i], &r->path[i], r, r->best[i]);
@@ -101,25 +120,37 @@ static void run_table(FILE *f, const struct provenance *pv,
 			fprintf(f, "%.3f | %.3f | ", w.busy, w.best);
 		else
 			fputs("| | ", f);
-		fprintf(f, "%.1f | %.1f | %.1f | %.1f |\n",
+		fprintf(f, "%.1f | %.1f | %.1f | %.1f |",
 			w.mean, w.p50, w.p99, w.p999);
+		if (faults)
+			fprintf(f, " %llu |", (unsigned long long)
+				row_stats(r, i)->errors);
+		fputc('\n', f);
 	}
 	fprintf(f, "\niops %.0f, bw_bytes %.0f B/s, no_path %llu, failed %llu, "
-		"sim_time_s %.3f\n", per_sec(r->total.ios, r->window),
+		"sim_time_s %.3f", per_sec(r->total.ios, r->window),
 		per_sec(r->total.bytes, r->window),
 		(unsigned long long)r->no_path, (unsigned long long)r->failed,
 		(double)r->window / 1e9);
+	if (faults)
+		fprintf(f, ", errors %llu, requeued %llu, no_path_time_s %.6f",
+			(unsigned long long)r->total.errors,
+			(unsigned long long)r->requeued,
+			(double)r->no_path_time / 1e9);
+	fputc('\n', f);
 }
 
 static void run_csv(FILE *f, const struct provenance *pv,
 		    const struct scenario *sc, const struct run_result *r)
 {
+	bool faults = show_faults(sc);
 	struct row w;
 	unsigned i;
 
 	header_line(f, "# ", pv, sc);
 	fputs("path,ios,share,bytes_share,busy,best,lat_mean_us,lat_p50_us,"
-	      "lat_p99_us,lat_p999_us,iops,bw_bytes,no_path,sim_time_s\n", f);
+	      "lat_p99_us,lat_p999_us,iops,bw_bytes,no_path,sim_time_s", f);
+	fputs(faults ? ",errors,requeued,failed,no_path_time_s\n" : "\n", f);
 	for (i = 0; i <= r->nr_paths; i++) {
 		if (i < r->nr_paths)
 			row_fill(&w, r->names[i], &r->path[i], r, r->best[i]);
@@ -135,13 +166,23 @@ static void run_csv(FILE *f, const struct provenance *pv,
 		fprintf(f, "%.3f,%.3f,%.3f,%.3f,", w.mean, w.p50, w.p99,
 			w.p999);
 		if (i < r->nr_paths)
-			fputs(",,,\n", f);
+			fputs(",,,", f);
 		else
-			fprintf(f, "%.3f,%.1f,%llu,%.6f\n",
+			fprintf(f, "%.3f,%.1f,%llu,%.6f",
 				per_sec(r->total.ios, r->window),
 				per_sec(r->total.bytes, r->window),
 				(unsigned long long)r->no_path,
 				(double)r->window / 1e9);
+		if (faults && i < r->nr_paths)
+			fprintf(f, ",%llu,,,", (unsigned long long)
+				r->path[i].errors);
+		else if (faults)
+			fprintf(f, ",%llu,%llu,%llu,%.6f",
+				(unsigned long long)r->total.errors,
+				(unsigned long long)r->requeued,
+				(unsigned long long)r->failed,
+				(double)r->no_path_time / 1e9);
+		fputc('\n', f);
 	}
 }
 
@@ -192,17 +233,27 @@ static void run_json(FILE *f, const struct provenance *pv,
 		row_fill(&w, r->names[i], &r->path[i], r, r->best[i]);
 		fputs(i ? ",\n  " : "\n  ", f);
 		json_row(f, &w, true);
+		if (show_faults(sc))
+			fprintf(f, ", \"errors\": %llu",
+				(unsigned long long)r->path[i].errors);
 		fputc('}', f);
 	}
 	row_fill(&w, "total", &r->total, r, 1.0);
 	fputs("],\n \"total\": ", f);
 	json_row(f, &w, false);
 	fprintf(f, ", \"iops\": %.3f, \"bw_bytes\": %.1f, \"no_path\": %llu, "
-		"\"failed\": %llu, \"sim_time_s\": %.6f}}\n",
+		"\"failed\": %llu, \"sim_time_s\": %.6f",
 		per_sec(r->total.ios, r->window),
 		per_sec(r->total.bytes, r->window),
 		(unsigned long long)r->no_path, (unsigned long long)r->failed,
 		(double)r->window / 1e9);
+	if (show_faults(sc))
+		fprintf(f, ", \"errors\": %llu, \"requeued\": %llu, "
+			"\"no_path_time_s\": %.6f",
+			(unsigned long long)r->total.errors,
+			(unsigned long long)r->requeued,
+			(double)r->no_path_time / 1e9);
+	fputs("}}\n", f);
 }
 
 void report_run(FILE *f, enum out_format fmt, const struct provenance *pv,

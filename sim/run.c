@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "delay.h"
 #include "engine.h"
 #include "run.h"
 
@@ -31,6 +32,8 @@ static void sim_free(struct sim *s)
 	unsigned i;
 
 	mpath_teardown(&s->mp);
+	fault_teardown(s);
+	delay_teardown(s);
 	for (i = 0; i < s->nr_paths; i++)
 		path_teardown(&s->paths[i]);
 	for (i = 0; i < s->nr_jobs; i++)
@@ -66,6 +69,7 @@ int run_scenario(const struct scenario *sc, uint64_t seed,
 			 sc->paths[i].name);
 	}
 	best_shares(sc, res->best);
+	delay_setup(&s, seed);
 
 	/* numjobs clones of every job; stream indices follow clone order */
 	for (i = 0; i < sc->nr_jobs; i++)
@@ -75,14 +79,16 @@ int run_scenario(const struct scenario *sc, uint64_t seed,
 		const struct job_conf *c = &sc->jobs[i];
 
 		for (k = 0; k < c->numjobs; k++, n++) {
-			job_setup(&s.jobs[n], &s, c, n, seed);
+			r = job_setup(&s.jobs[n], &s, c, n, seed, err);
+			if (r) {
+				sim_free(&s);
+				run_result_free(res);
+				return r;
+			}
 			nr_io += s.jobs[n].depth;
 		}
-		if (c->runtime > runtime)
-			runtime = c->runtime;
-		if (c->ramp_time > ramp)
-			ramp = c->ramp_time;
 	}
+	job_window(sc, &ramp, &runtime);
 	s.io_mem = xcalloc(nr_io, sizeof(*s.io_mem));
 	for (i = 0; i < nr_io; i++)
 		sim_io_put(&s, &s.io_mem[i]);
@@ -101,9 +107,19 @@ int run_scenario(const struct scenario *sc, uint64_t seed,
 		sim_schedule(&s, s.stats_from, EV_RAMP_END, NULL);
 	if (runtime)
 		sim_schedule(&s, s.end, EV_RUN_END, NULL);
+	/* without a ramp, the jobs' first I/Os are measured too (an I/O
+	 * that finds no path at once counts) */
+	if (!ramp)
+		sim_stats_open(&s);
+	fault_setup(&s);
 	for (i = 0; i < s.nr_jobs; i++)
 		job_start(&s.jobs[i]);
 	sim_loop(&s);
+	mpath_stats_close(&s.mp);
+	for (i = 0; i < s.nr_jobs; i++)
+		res->issued += s.jobs[i].issued;
+	res->left_queued = s.mp.queued.n;
+	res->left_inflight = s.outstanding;
 
 	/* Close the window: at the run's end, or at the last completion. */
 	for (i = 0; i < s.nr_paths; i++) {
@@ -111,6 +127,7 @@ int run_scenario(const struct scenario *sc, uint64_t seed,
 		res->total.ios += res->path[i].ios;
 		res->total.bytes += res->path[i].bytes;
 		res->total.errors += res->path[i].errors;
+		res->total.starts += res->path[i].starts;
 		lat_merge(&res->total.lat, &res->path[i].lat);
 	}
 	res->window = s.now > s.stats_from ? s.now - s.stats_from : 0;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../workloads/fio.h"
 #include "ini.h"
 #include "scenario.h"
 
@@ -46,6 +47,10 @@ static const char *const rw_names[] = {
 	[RW_RANDWRITE] = "randwrite",
 	[RW_RW] = "rw",
 	[RW_RANDRW] = "randrw",
+	[RW_TRIM] = "trim",
+	[RW_RANDTRIM] = "randtrim",
+	[RW_TRIMWRITE] = "trimwrite",
+	[RW_RANDTRIMWRITE] = "randtrimwrite",
 };
 
 const char *ioengine_name(enum ioengine e)
@@ -90,6 +95,8 @@ void scenario_init(struct scenario *sc)
 	sc->hz = 250;
 	sc->uptime = 3600 * NSEC_PER_SEC;
 	sc->queue_if_no_path = false;
+	sc->timer_wheel = WHEEL_LEVELS;
+	sc->workqueue_latency = 0;
 }
 
 /*
@@ -107,6 +114,7 @@ static void job_defaults(struct job_conf *j)
 	j->numjobs = 1;
 	j->rate_process = RATE_LINEAR;
 	j->ioengine = IOENGINE_LIBAIO;
+	fio_opts_defaults(j);
 }
 
 static void path_defaults(struct path_conf *p)
@@ -121,20 +129,25 @@ void scenario_free(struct scenario *sc)
 {
 	free(sc->paths);
 	free(sc->jobs);
+	free(sc->events);
 	sc->paths = NULL;
 	sc->jobs = NULL;
+	sc->events = NULL;
 	sc->nr_paths = 0;
 	sc->nr_jobs = 0;
+	sc->nr_events = 0;
 }
 
 void scenario_copy(struct scenario *dst, const struct scenario *src)
 {
 	size_t np = src->nr_paths * sizeof(*src->paths);
 	size_t nj = src->nr_jobs * sizeof(*src->jobs);
+	size_t ne = src->nr_events * sizeof(*src->events);
 
 	*dst = *src;
 	dst->paths = np ? memcpy(xmalloc(np), src->paths, np) : NULL;
 	dst->jobs = nj ? memcpy(xmalloc(nj), src->jobs, nj) : NULL;
+	dst->events = ne ? memcpy(xmalloc(ne), src->events, ne) : NULL;
 }
 
 static struct path_conf *add_path(struct scenario *sc)
@@ -223,6 +236,7 @@ struct target {
 	struct scenario *sc;		/* [multipath] options */
 	struct path_conf *path;		/* [path NAME] options */
 	struct job_conf *job;		/* job and [global] options */
+	const char *where;		/* "FILE:LINE" or "--KEY", for warnings */
 };
 
 static int set_mode(struct target *t, const char *v, char *err)
@@ -295,6 +309,70 @@ static int set_queue_if_no_path(struct target *t, const char *v, char *err)
 	return parse_bool(v, &t->sc->queue_if_no_path, err);
 }
 
+static int set_timer_wheel(struct target *t, const char *v, char *err)
+{
+	if (!strcmp(v, "levels"))
+		t->sc->timer_wheel = WHEEL_LEVELS;
+	else if (!strcmp(v, "classic"))
+		t->sc->timer_wheel = WHEEL_CLASSIC;
+	else
+		return input_error(err, "unknown timer wheel '" SHOW "' (use "
+				   "levels, v4.8+, or classic, <= v4.7)", v);
+	return 0;
+}
+
+static int set_workqueue_latency(struct target *t, const char *v, char *err)
+{
+	return parse_duration(v, 0, &t->sc->workqueue_latency, err);
+}
+
+/*
+ * `PATH at TIME`, TIME after the run's start (a bare number is seconds,
+ * as runtime=).  The path is looked up once the whole scenario is read
+ * (check_events), since [multipath] usually comes before the paths.
+ */
+static int set_path_event(struct target *t, const char *v, bool reinstate,
+			  char *err)
+{
+	struct scenario *sc = t->sc;
+	struct path_event *e;
+	const char *at, *when;
+	size_t n = strcspn(v, " \t");
+	sim_ns ns = 0;
+	int r;
+
+	at = v + n;
+	at += strspn(at, " \t");
+	if (!n || strncmp(at, "at", 2) || !strchr(" \t", at[2]) || !at[2])
+		return input_error(err, "'" SHOW "' is not 'PATH at TIME' "
+				   "(e.g. sdd at 2s)", v);
+	if (n >= NAME_MAX_LEN)
+		return input_error(err, "path name '%.*s...' is too long",
+				   40, v);
+	when = at + 2 + strspn(at + 2, " \t");
+	r = parse_duration(when, NSEC_PER_SEC, &ns, err);
+	if (r)
+		return r;
+	sc->events = xrealloc(sc->events, (sc->nr_events + 1) *
+			      sizeof(*sc->events));
+	e = &sc->events[sc->nr_events++];
+	memset(e, 0, sizeof(*e));
+	memcpy(e->path, v, n);
+	e->at = ns;
+	e->reinstate = reinstate;
+	return 0;
+}
+
+static int set_fail(struct target *t, const char *v, char *err)
+{
+	return set_path_event(t, v, false, err);
+}
+
+static int set_reinstate(struct target *t, const char *v, char *err)
+{
+	return set_path_event(t, v, true, err);
+}
+
 static int set_slots(struct target *t, const char *v, char *err)
 {
 	return set_count(v, 0, MAX_SLOTS, &t->path->slots, err);
@@ -336,22 +414,96 @@ static int set_path_args(struct target *t, const char *v, char *err)
 	return set_string(v, p->path_args, sizeof(p->path_args), true, err);
 }
 
+/*
+ * One dm-delay class delay.  The kernel's table takes an unsigned number
+ * of milliseconds (kernel.md §7.1), so a time that is not whole
+ * milliseconds is refused rather than rounded; a bare number is ms.
+ */
+static int set_delay_ms(const char *v, unsigned *out, char *err)
+{
+	sim_ns ns = 0;
+	int r;
+
+	r = parse_duration(v, NSEC_PER_MSEC, &ns, err);
+	if (r)
+		return r;
+	if (ns % NSEC_PER_MSEC)
+		return input_error(err, "'" SHOW "' is not a whole number of "
+				   "milliseconds (dm-delay's table takes "
+				   "unsigned ms)", v);
+	if (ns / NSEC_PER_MSEC > UINT32_MAX)
+		return input_error(err, "'" SHOW "' is more than 2^32-1 ms",
+				   v);
+	*out = (unsigned)(ns / NSEC_PER_MSEC);
+	return 0;
+}
+
+/* delay= is the 3-word table: every class, flush included. */
+static int set_delay(struct target *t, const char *v, char *err)
+{
+	struct delay_conf *d = &t->path->delay;
+	unsigned ms = 0;
+	int r;
+
+	r = set_delay_ms(v, &ms, err);
+	if (r)
+		return r;
+	d->read_ms = d->write_ms = d->flush_ms = ms;
+	d->flush_given = false;
+	return 0;
+}
+
+static int set_read_delay(struct target *t, const char *v, char *err)
+{
+	return set_delay_ms(v, &t->path->delay.read_ms, err);
+}
+
+static int set_write_delay(struct target *t, const char *v, char *err)
+{
+	return set_delay_ms(v, &t->path->delay.write_ms, err);
+}
+
+static int set_flush_delay(struct target *t, const char *v, char *err)
+{
+	struct delay_conf *d = &t->path->delay;
+	int r;
+
+	r = set_delay_ms(v, &d->flush_ms, err);
+	if (!r)
+		d->flush_given = true;
+	return r;
+}
+
+static int set_expiry(struct target *t, const char *v, char *err)
+{
+	if (!strcmp(v, "jiffies"))
+		t->path->delay.expiry = EXPIRY_JIFFIES;
+	else if (!strcmp(v, "ns"))
+		t->path->delay.expiry = EXPIRY_NS;
+	else
+		return input_error(err, "'" SHOW "' is not jiffies (mainline) "
+				   "or ns (nanosecond expiry)", v);
+	return 0;
+}
+
+static int set_kthread_poll(struct target *t, const char *v, char *err)
+{
+	if (!strcmp(v, "mainline") || !strcmp(v, "sleep"))
+		t->path->delay.poll = POLL_SLEEP;
+	else if (!strcmp(v, "busy"))
+		t->path->delay.poll = POLL_BUSY;
+	else
+		return input_error(err, "'" SHOW "' is not mainline (6.16+ "
+				   "sleeps between polls) or busy (6.7-6.15)",
+				   v);
+	return 0;
+}
+
+/* fio's modes, trims included; an offset modifier ("read:8k") is warned
+ * about and ignored (workloads/fio-opts.c). */
 static int set_rw(struct target *t, const char *v, char *err)
 {
-	int i = lookup(v, rw_names, ARRAY_SIZE(rw_names));
-
-	if (i < 0 && !strcmp(v, "readwrite"))
-		i = RW_RW;
-	if (i < 0 && strchr(v, ':'))
-		return input_error(err, "the ':N' offset modifier of '" SHOW
-				   "' is not supported (offsets are not "
-				   "modelled)", v);
-	if (i < 0)
-		return input_error(err, "'" SHOW "' is not one of read, "
-				   "write, randread, randwrite, rw (readwrite),"
-				   " randrw", v);
-	t->job->rw = (enum rw_mode)i;
-	return 0;
+	return fio_set_rw(t->job, v, t->where, err);
 }
 
 static int set_rwmixread(struct target *t, const char *v, char *err)
@@ -372,23 +524,10 @@ static int set_rwmixwrite(struct target *t, const char *v, char *err)
 	return 0;
 }
 
+/* bs=4k, or per direction bs=4k,64k (reads, then writes and trims). */
 static int set_bs(struct target *t, const char *v, char *err)
 {
-	uint64_t bs = 0;
-	int r;
-
-	if (strchr(v, ','))
-		return input_error(err, "separate read,write block sizes are "
-				   "not supported");
-	r = parse_size(v, &bs, err);
-	if (r)
-		return r;
-	/* a request's byte count is 32 bits in the kernel (blk_rq_bytes) */
-	if (bs > UINT32_MAX)
-		return input_error(err, "'" SHOW "' is larger than 4 GiB - 1",
-				   v);
-	t->job->bs = bs;
-	return 0;
+	return fio_set_bs(t->job, v, err);
 }
 
 static int set_iodepth(struct target *t, const char *v, char *err)
@@ -476,28 +615,6 @@ static int set_size(struct target *t, const char *v, char *err)
 	return parse_bytes(v, &t->job->size, err);
 }
 
-/* Checked, then ignored: no page cache is modelled. */
-static int set_direct(struct target *t, const char *v, char *err)
-{
-	bool b;
-
-	return parse_bool(v, &b, err);
-}
-
-/* Checked, then ignored: mpsim always reports all jobs together. */
-static int set_group_reporting(struct target *t, const char *v, char *err)
-{
-	bool b;
-
-	return v ? parse_bool(v, &b, err) : 0;
-}
-
-/* Checked, then ignored: a simulated device has no files. */
-static int set_filename(struct target *t, const char *v, char *err)
-{
-	return *v ? 0 : input_error(err, "empty value");
-}
-
 static int check_job_name(const char *v, char *err)
 {
 	const char *c;
@@ -537,6 +654,8 @@ enum {
 	OPT_FILE = 2,		/* scenario files only, not the command line */
 	OPT_CLI = 4,		/* command line only */
 	OPT_JOB_ONLY = 8,	/* a job section, not [global] */
+	OPT_EVERY_PATH = 16,	/* a [path] option the command line sets on
+				   every path */
 };
 
 struct option {
@@ -555,6 +674,10 @@ static const struct option options[] = {
 	{ "hz", SEC_MULTIPATH, 0, set_hz },
 	{ "uptime", SEC_MULTIPATH, 0, set_uptime },
 	{ "queue_if_no_path", SEC_MULTIPATH, 0, set_queue_if_no_path },
+	{ "timer_wheel", SEC_MULTIPATH, 0, set_timer_wheel },
+	{ "workqueue_latency", SEC_MULTIPATH, 0, set_workqueue_latency },
+	{ "fail", SEC_MULTIPATH, 0, set_fail },
+	{ "reinstate", SEC_MULTIPATH, 0, set_reinstate },
 
 	{ "slots", SEC_PATH, 0, set_slots },
 	{ "service", SEC_PATH, 0, set_service },
@@ -562,6 +685,12 @@ static const struct option options[] = {
 	{ "bandwidth", SEC_PATH, 0, set_bandwidth },
 	{ "request_stats", SEC_PATH, 0, set_request_stats },
 	{ "path_args", SEC_PATH, 0, set_path_args },
+	{ "delay", SEC_PATH, OPT_EVERY_PATH, set_delay },
+	{ "read_delay", SEC_PATH, OPT_EVERY_PATH, set_read_delay },
+	{ "write_delay", SEC_PATH, OPT_EVERY_PATH, set_write_delay },
+	{ "flush_delay", SEC_PATH, OPT_EVERY_PATH, set_flush_delay },
+	{ "expiry", SEC_PATH, OPT_EVERY_PATH, set_expiry },
+	{ "kthread_poll", SEC_PATH, OPT_EVERY_PATH, set_kthread_poll },
 
 	{ "rw", SEC_JOB, 0, set_rw },
 	{ "readwrite", SEC_JOB, 0, set_rw },
@@ -581,9 +710,6 @@ static const struct option options[] = {
 	{ "ioengine", SEC_JOB, 0, set_ioengine },
 	{ "time_based", SEC_JOB, OPT_FLAG, set_time_based },
 	{ "size", SEC_JOB, 0, set_size },
-	{ "direct", SEC_JOB, 0, set_direct },
-	{ "group_reporting", SEC_JOB, OPT_FLAG, set_group_reporting },
-	{ "filename", SEC_JOB, 0, set_filename },
 	{ "name", SEC_JOB, OPT_FILE | OPT_JOB_ONLY, set_name },
 };
 
@@ -642,6 +768,9 @@ struct parser {
 	unsigned *path_line;		/* header line of each path */
 	bool *has_service;		/* each path has service= */
 	unsigned path_cap;		/* room in the two arrays above */
+	unsigned line;			/* the line being read */
+	bool fio;			/* a fio job file (--job): jobs only */
+	char where[ERR_MAX];		/* "FILE:LINE" of the line */
 };
 
 static bool path_name_ok(const char *s)
@@ -703,6 +832,11 @@ static int on_section(struct parser *ps, const char *name, unsigned line,
 {
 	int r;
 
+	if (ps->fio && (!strcmp(name, "multipath") ||
+			(!strncmp(name, "path", 4) &&
+			 (!name[4] || isspace((unsigned char)name[4])))))
+		return input_error(err, "[" SHOW "] belongs in a scenario "
+				   "file, not in a fio job file", name);
 	if (!strcmp(name, "multipath")) {
 		if (ps->seen_multipath)
 			return input_error(err, "duplicate section "
@@ -753,15 +887,27 @@ static int on_option(struct parser *ps, const char *key, const char *value,
 		return input_error(err, "option '" SHOW "' outside of any "
 				   "[section]", key);
 	o = find_option(key, OPT_CLI);
+	if (!o && (ps->in == IN_GLOBAL || ps->in == IN_JOB)) {
+		/* fio's further options, and those mpsim does not model */
+		r = fio_job_option(ps->in == IN_GLOBAL ? &ps->global :
+				   &sc->jobs[sc->nr_jobs - 1], key, value,
+				   ps->where, err);
+		if (r != -ENOENT)
+			return r;
+	}
 	if (!o)
 		return input_error(err, "unknown option '" SHOW "'", key);
 	if (o->sect != sect_of[ps->in])
 		return input_error(err, SHOW ": not an option here (it "
 				   "belongs in %s)", key,
 				   section_label(o->sect));
+	/* fio: the section names each job, whatever [global] says */
+	if (ps->in == IN_GLOBAL && (o->flags & OPT_JOB_ONLY) && ps->fio)
+		return 0;
 	if (ps->in == IN_GLOBAL && (o->flags & OPT_JOB_ONLY))
 		return input_error(err, SHOW ": not an option of [global]",
 				   key);
+	t.where = ps->where;
 
 	if (ps->in == IN_PATH)
 		t.path = &sc->paths[sc->nr_paths - 1];
@@ -775,9 +921,38 @@ static int on_option(struct parser *ps, const char *key, const char *value,
 
 	if (o->set == set_service)
 		ps->has_service[sc->nr_paths - 1] = true;
+	if (o->set == set_fail || o->set == set_reinstate)
+		sc->events[sc->nr_events - 1].line = ps->line;
 	if (o->set == set_name && job_name_taken(sc, t.job->name, t.job))
 		return input_error(err, "name: another job is already named '"
 				   SHOW "'", t.job->name);
+	return 0;
+}
+
+/*
+ * Every fail=/reinstate= must name a [path] section: "FILE:LINE: fail:
+ * no [path sdx]" for a file's, "--fail: ..." for the command line's.
+ */
+static int check_events(const struct scenario *sc, char *err)
+{
+	const struct path_event *e;
+	unsigned i;
+
+	for (e = sc->events; e < sc->events + sc->nr_events; e++) {
+		for (i = 0; i < sc->nr_paths; i++)
+			if (!strcmp(sc->paths[i].name, e->path))
+				break;
+		if (i < sc->nr_paths)
+			continue;
+		if (e->line)
+			return input_error(err, "%s:%u: %s: no [path " SHOW
+					   "] in the scenario", sc->name,
+					   e->line, e->reinstate ? "reinstate" :
+					   "fail", e->path);
+		return input_error(err, "--%s: no [path " SHOW "] in %s",
+				   e->reinstate ? "reinstate" : "fail",
+				   e->path, sc->name);
+	}
 	return 0;
 }
 
@@ -785,28 +960,36 @@ static int on_line(void *ctx, const struct ini_line *l, char *err)
 {
 	struct parser *ps = ctx;
 
+	ps->line = l->lineno;
+	snprintf(ps->where, sizeof(ps->where), "%.200s:%u",
+		 l->origin ? l->origin : ps->sc->name, l->lineno);
 	if (l->section)
 		return on_section(ps, l->section, l->lineno, err);
 	return on_option(ps, l->key, l->value, err);
 }
 
-int scenario_parse(struct scenario *sc, const char *text, const char *origin,
-		   char *err)
+/*
+ * Reads text, or the file `origin` when text is NULL, with fio's reader
+ * (include, ${VAR}, $keywords).  A fio job file (fio) holds jobs only,
+ * starts from fio's own defaults and must define a job.
+ */
+static int parse(struct scenario *sc, const char *text, const char *origin,
+		 bool fio, char *err)
 {
-	struct parser ps = { .sc = sc };
-	char why[ERR_MAX];
-	unsigned line = 0, i;
+	struct parser ps = { .sc = sc, .fio = fio };
+	unsigned i;
 	int r;
 
 	scenario_init(sc);
 	snprintf(sc->name, sizeof(sc->name), "%s", origin);
 	job_defaults(&ps.global);
+	if (fio)
+		fio_file_defaults(&ps.global);
 
-	r = ini_parse(text, on_line, &ps, &line, why);
-	if (r) {
-		input_error(err, "%s:%u: %s", origin, line, why);
+	r = text ? fio_read_text(text, origin, on_line, &ps, err)
+		 : fio_read_file(origin, on_line, &ps, err);
+	if (r)
 		goto out_fail;
-	}
 	for (i = 0; i < sc->nr_paths; i++) {
 		if (!ps.has_service[i]) {
 			r = input_error(err, "%s:%u: [path %s] has no service= "
@@ -814,6 +997,14 @@ int scenario_parse(struct scenario *sc, const char *text, const char *origin,
 					ps.path_line[i], sc->paths[i].name);
 			goto out_fail;
 		}
+	}
+	r = check_events(sc, err);
+	if (r)
+		goto out_fail;
+	if (!sc->nr_jobs && fio) {
+		r = input_error(err, "%s: no job section (fio would run "
+				"nothing)", origin);
+		goto out_fail;
 	}
 	/* no job sections: one job, fio's defaults as [global] left them */
 	if (!sc->nr_jobs)
@@ -827,6 +1018,29 @@ out:
 	free(ps.path_line);
 	free(ps.has_service);
 	return r;
+}
+
+int scenario_parse(struct scenario *sc, const char *text, const char *origin,
+		   char *err)
+{
+	return parse(sc, text, origin, false, err);
+}
+
+int scenario_load_jobs(struct scenario *sc, const char *path, char *err)
+{
+	struct scenario fj;
+	int r;
+
+	r = parse(&fj, NULL, path, true, err);
+	if (r)
+		return r;
+	free(sc->jobs);
+	sc->jobs = fj.jobs;
+	sc->nr_jobs = fj.nr_jobs;
+	fj.jobs = NULL;
+	fj.nr_jobs = 0;
+	scenario_free(&fj);
+	return 0;
 }
 
 int scenario_load_file(struct scenario *sc, const char *path, char *err)
@@ -922,28 +1136,82 @@ static char *trimmed_copy(const char *s)
 	return memcpy(xcalloc(1, n + 1), s, n);
 }
 
+/*
+ * A job option scenario.c's table does not hold, from the command line
+ * (fio_job_option()): tried on fio's defaults first, so that a name fio
+ * does not know adds no default job; then set in every job.
+ */
+static int fio_option_everywhere(struct scenario *sc, const char *key,
+				 const char *value, const char *where,
+				 char *err)
+{
+	char why[ERR_MAX], *v = NULL;
+	struct job_conf tmp;
+	unsigned i;
+	int r = 0;
+
+	if (value && fio_expand(value, &v, why))
+		return input_error(err, "--%.60s: %s", key, why);
+	job_defaults(&tmp);
+	r = fio_job_option(&tmp, key, v, where, why);
+	for (i = 0; !r && i < sc->nr_jobs; i++)
+		r = fio_job_option(&sc->jobs[i], key, v, where, why);
+	if (!r && !sc->nr_jobs)
+		add_default_job(sc, &tmp);
+	if (r && r != -ENOENT)
+		input_error(err, "--%s", why);
+	free(v);
+	return r;
+}
+
 int scenario_set(struct scenario *sc, const char *key, const char *value,
 		 char *err)
 {
 	const struct option *o = find_option(key, OPT_FILE);
 	struct target t = { .sc = sc };
-	char *v = NULL;
+	char where[ERR_MAX], *v = NULL;
 	unsigned i;
 	int r = 0;
 
+	snprintf(where, sizeof(where), "--%.60s", key);
+	t.where = where;
+	if (!o && !find_option(key, 0)) {
+		r = fio_option_everywhere(sc, key, value, where, err);
+		if (r != -ENOENT)
+			goto out;
+	}
 	if (!o) {
 		r = input_error(err, "unknown option --" SHOW, key);
 		goto out;
 	}
-	if (o->sect == SEC_PATH) {
+	if (o->sect == SEC_PATH && !(o->flags & OPT_EVERY_PATH)) {
 		r = input_error(err, "--%s: a [path] option; set it per path "
 				"in the scenario file", key);
 		goto out;
 	}
 	if (value)
 		v = trimmed_copy(value);
+	/* fio's ${VAR} and $keywords work on its command line too */
+	if (v && o->sect == SEC_JOB) {
+		char why[ERR_MAX], *x = NULL;
+
+		r = fio_expand(v, &x, why);
+		if (r) {
+			input_error(err, "--%.60s: %s", key, why);
+			goto out;
+		}
+		free(v);
+		v = x;
+	}
 	if (o->sect == SEC_MULTIPATH) {
 		r = apply(o, &t, "--", key, v, err);
+		goto out;
+	}
+	if (o->sect == SEC_PATH) {
+		for (i = 0; i < sc->nr_paths && !r; i++) {
+			t.path = &sc->paths[i];
+			r = apply(o, &t, "--", key, v, err);
+		}
 		goto out;
 	}
 	if (!sc->nr_jobs)
@@ -960,6 +1228,27 @@ out:
 }
 
 /* ---- final checks ---- */
+
+/*
+ * dm-delay is a bio-based target, and request-based dm-mpath loads only
+ * over request-based (blk-mq) devices: the kernel refuses such a table
+ * ("including non-request-stackable devices").
+ */
+static int check_delay_mode(const struct scenario *sc, char *err)
+{
+	const struct path_conf *p;
+
+	if (sc->mode != MODE_REQUEST)
+		return 0;
+	for (p = sc->paths; p < sc->paths + sc->nr_paths; p++)
+		if (p->delay.read_ms || p->delay.write_ms || p->delay.flush_ms)
+			return input_error(err, "%s: [path %s] has a dm-delay "
+					   "layer, a bio-based device that "
+					   "request-based multipath cannot "
+					   "stack on (use mode = bio)",
+					   sc->name, p->name);
+	return 0;
+}
 
 /* A problem of one job: "SCENARIO: job NAME: ..." */
 static int job_error(const struct scenario *sc, const struct job_conf *j,
@@ -981,6 +1270,8 @@ static int job_error(const struct scenario *sc, const struct job_conf *j,
 static int validate_job(const struct scenario *sc, const struct job_conf *j,
 			char *err)
 {
+	char why[ERR_MAX];
+
 	if (!j->iodepth || j->iodepth > MAX_INFLIGHT)
 		return job_error(sc, j, err, "iodepth %u is out of range "
 				 "(1 to %u)", j->iodepth, MAX_INFLIGHT);
@@ -992,9 +1283,11 @@ static int validate_job(const struct scenario *sc, const struct job_conf *j,
 	if (j->rwmixread > 100)
 		return job_error(sc, j, err, "rwmixread %u is above 100",
 				 j->rwmixread);
-	if (!j->runtime && !j->number_ios && (!j->size || j->time_based))
+	if (!j->runtime && !fio_job_bounded(j))
 		return job_error(sc, j, err, "never ends (give it runtime= "
 				 "or number_ios=)");
+	if (fio_validate_job(j, why))
+		return job_error(sc, j, err, "%s", why);
 	return 0;
 }
 
@@ -1015,6 +1308,10 @@ int scenario_validate(const struct scenario *sc, char *err)
 		r = input_error(err, "%s: HZ %u is not one a kernel is built "
 				"with (100, 250, 300 or 1000)", sc->name,
 				sc->hz);
+	if (!r)
+		r = check_events(sc, err);
+	if (!r)
+		r = check_delay_mode(sc, err);
 	for (j = sc->jobs; !r && j < sc->jobs + sc->nr_jobs; j++) {
 		r = validate_job(sc, j, err);
 		clones += j->numjobs;

@@ -40,6 +40,33 @@ struct dist {
 				   lognormal and gamma, filled for every kind */
 };
 
+/* dm-delay's due time for a delayed bio (kernel.md §7.2, §7.6). */
+enum delay_expiry {
+	EXPIRY_JIFFIES,		/* jiffies + msecs_to_jiffies(ms): mainline */
+	EXPIRY_NS,		/* ktime + ms: the §7.6 patch, kthread mode only */
+};
+
+/* How dm-delay's kthread waits between polls (kernel.md §7.4). */
+enum delay_poll {
+	POLL_SLEEP,		/* 6.16+: fsleep(min(1 ms, min_delay/8)) */
+	POLL_BUSY,		/* 6.7-6.15: a cond_resched() loop */
+};
+
+/*
+ * A dm-delay target stacked over a path's device (kernel.md §7), in the
+ * table's terms: whole milliseconds per class, 0 = pass straight through.
+ * All three 0: no layer at all.
+ */
+struct delay_conf {
+	unsigned read_ms;		/* read class (and everything not a write) */
+	unsigned write_ms;		/* write class */
+	unsigned flush_ms;		/* flush class: follows write_ms, as the
+					   6-word table has it, unless set */
+	bool flush_given;		/* flush_delay= was set (9-word table) */
+	enum delay_expiry expiry;
+	enum delay_poll poll;		/* kthread_poll= */
+};
+
 /* One [path NAME] section. */
 struct path_conf {
 	char name[NAME_MAX_LEN];	/* section name, e.g. "sdd" */
@@ -50,10 +77,62 @@ struct path_conf {
 	bool request_stats;		/* queue keeps block stats (QUEUE_FLAG_STATS):
 					   request mode stamps dispatch, else 0 */
 	char path_args[ARGS_MAX_LEN];	/* per-path selector args, kernel words */
+	struct delay_conf delay;	/* dm-delay layer over the device */
+};
+
+/* The wheel dm-delay's timer mode arms its timer on (kernel.md §8). */
+enum timer_wheel {
+	WHEEL_LEVELS,		/* v4.8+ non-cascading wheel */
+	WHEEL_CLASSIC,		/* <= v4.7 cascading wheel */
+};
+
+/*
+ * A scripted `fail = PATH at TIME` or `reinstate = PATH at TIME` of
+ * [multipath].  These accumulate (every line is one event) instead of
+ * keeping the last value as every other option does.
+ */
+struct path_event {
+	char path[NAME_MAX_LEN];	/* the path's name */
+	sim_ns at;			/* after the run's start (uptime) */
+	bool reinstate;			/* else fail */
+	unsigned line;			/* line in the scenario file; 0: given
+					   on the command line */
 };
 
 enum rw_mode {
 	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW,
+	RW_TRIM, RW_RANDTRIM, RW_TRIMWRITE, RW_RANDTRIMWRITE,
+};
+
+/*
+ * fio's data directions, in fio's order (its enum fio_ddir): what an I/O
+ * does, and the index of fio's per-direction options ("bs=4k,64k" is 4k
+ * reads, 64k writes and trims).  A sync is a flush: no data, written.
+ */
+enum fio_ddir {
+	DDIR_READ, DDIR_WRITE, DDIR_TRIM, DDIR_SYNC, DDIR_NR,
+};
+#define DDIR_RWDIR_CNT	3		/* directions with block sizes */
+
+#define BSSPLIT_MAX	64		/* fio's bssplit entries per direction */
+#define IOLOG_PATH_MAX	1024		/* longest read_iolog= path */
+
+/*
+ * The block sizes of one direction: a fixed size (min == max), a range
+ * (bsrange: multiples of min up to max), or a weighted split (bssplit,
+ * nr_split > 0, percentages adding up to 100).
+ */
+struct bs_conf {
+	uint32_t min, max;		/* bytes */
+	unsigned nr_split;		/* bssplit entries; 0: none */
+	uint32_t split_bs[BSSPLIT_MAX];	/* their sizes, ascending (fio sorts) */
+	uint8_t split_perc[BSSPLIT_MAX];	/* their percentages */
+};
+
+/* What thinktime_blocks counts (fio's thinktime_blocks_type). */
+enum think_type {
+	THINK_COMPLETE,		/* completed I/Os (fio's default) */
+	THINK_ISSUE,		/* issued I/Os */
 };
 
 enum rate_process {
@@ -103,6 +182,31 @@ struct job_conf {
 					   unless time_based; 0 = no limit */
 	bool time_based;		/* run for runtime even once size is
 					   done */
+
+	/* fio's further options, workloads/fio-opts.c; meanings in README */
+	struct bs_conf bsd[DDIR_RWDIR_CNT]; /* bs/bsrange/bssplit per direction
+					   (bs above is bsd[DDIR_READ].min) */
+	sim_ns thinktime;		/* stall after thinktime_blocks I/Os */
+	sim_ns thinktime_spin;		/* ... of which spent spinning */
+	sim_ns thinktime_iotime;	/* or after this much I/O time */
+	unsigned thinktime_blocks;	/* 0: not given (fio's default 1) */
+	enum think_type thinktime_blocks_type;
+	unsigned iodepth_batch;		/* iodepth_batch_submit; default 1, 0:
+					   iodepth */
+	unsigned iodepth_batch_complete_min; /* default 1 */
+	unsigned iodepth_batch_complete_max; /* 0: = _min */
+	unsigned iodepth_low;		/* refill below this; 0: iodepth */
+	int randrepeat;			/* -1 unset (draws follow --seed), 0, 1 */
+	bool randseed_set;		/* randseed= given */
+	uint64_t randseed;
+	bool stonewall;			/* start once every job above is done */
+	sim_ns startdelay, startdelay_max; /* start after; a range draws */
+	unsigned loops;			/* size-bounded job repeated; default 1 */
+	uint64_t io_size;		/* bytes to move; 0: size */
+	char read_iolog[IOLOG_PATH_MAX]; /* replayed fio iolog; "": none */
+	bool replay_no_stall;		/* ignore the log's timing */
+	unsigned replay_time_scale;	/* % of the logged rate; default 100 */
+	unsigned replay_skip;		/* 1 << fio_ddir not replayed */
 };
 
 struct scenario {
@@ -116,6 +220,10 @@ struct scenario {
 	unsigned hz;
 	sim_ns uptime;			/* uptime when the run starts */
 	bool queue_if_no_path;
+	enum timer_wheel timer_wheel;	/* dm-delay timer mode; default levels */
+	sim_ns workqueue_latency;	/* kdelayd: work queued to work run */
+	struct path_event *events;	/* fail=/reinstate=, in given order */
+	unsigned nr_events;
 
 	struct path_conf *paths;
 	unsigned nr_paths;
@@ -125,10 +233,12 @@ struct scenario {
 
 /*
  * Defaults: bio mode, historical-service-time, ktime, HZ=250, 3600 s,
- * queue_if_no_path off; no paths and no jobs.
+ * queue_if_no_path off, the levels timer wheel, no workqueue latency; no
+ * paths, no jobs and no path events.
  */
 void scenario_init(struct scenario *sc);
-/* Frees the paths and jobs and leaves sc empty (safe to call twice). */
+/* Frees the paths, jobs and path events and leaves sc empty (safe to
+ * call twice). */
 void scenario_free(struct scenario *sc);
 /* Deep copy (the comparison table runs one copy per column). */
 void scenario_copy(struct scenario *dst, const struct scenario *src);
@@ -138,8 +248,10 @@ void scenario_copy(struct scenario *dst, const struct scenario *src);
  * ("my.ini" gives "my.ini:12: ...") and becomes sc->name.  sc is
  * initialised here (it must hold no allocations).  Text without job
  * sections gets one job, "default", with the [global] values; an option
- * given twice keeps its last value (as in fio).  Returns 0, or -EINVAL
- * with err set and sc left empty.
+ * given twice keeps its last value (as in fio), except fail= and
+ * reinstate=, which accumulate.  A path event naming no [path] section
+ * is an error at its line.  Returns 0, or -EINVAL with err set and sc
+ * left empty.
  */
 int scenario_parse(struct scenario *sc, const char *text, const char *origin,
 		   char *err);
@@ -147,6 +259,14 @@ int scenario_parse(struct scenario *sc, const char *text, const char *origin,
 /* Read a scenario file from disk: at most 1 MiB of text (missing,
  * unreadable, too large or binary -> -EINVAL). */
 int scenario_load_file(struct scenario *sc, const char *path, char *err);
+
+/*
+ * Replace sc's jobs with those of a fio job file (--job=FILE.fio): fio's
+ * format and defaults (ioengine=psync, randrepeat=1), job sections and
+ * [global] only.  sc keeps its [multipath] and paths.  Returns 0, or
+ * -EINVAL with err = "FILE:LINE: ..." and sc unchanged.
+ */
+int scenario_load_jobs(struct scenario *sc, const char *path, char *err);
 
 /* Load a built-in scenario by name ("hst-bio-mpath"). */
 int scenario_load_builtin(struct scenario *sc, const char *name, char *err);
@@ -157,7 +277,8 @@ int scenario_load_builtin(struct scenario *sc, const char *name, char *err);
  * [multipath] value, fio keys set it in every job (adding the default
  * job first when there is none).  `depth` is accepted for `iodepth`.
  * The values go through the same code as the file's.  [path] options
- * are refused (they differ per path).  Returns 0, or -EINVAL with a
+ * are refused (they differ per path), but for the dm-delay ones, which
+ * are set on every path.  Returns 0, or -EINVAL with a
  * message that names --key ("--clock: unknown clock 'x' ...").
  */
 int scenario_set(struct scenario *sc, const char *key, const char *value,

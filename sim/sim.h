@@ -33,13 +33,23 @@
  *    - the sum of per-path in-flight counts equals the I/Os outstanding
  *      below the multipath device;
  *    - no I/O is started on a failed path;
- *    - every start_io is matched by exactly one end_io.
+ *    - every start_io is matched by exactly one end_io;
+ *    - a failed path's device holds nothing (it errored all it had);
+ *    - I/Os wait in the multipath queue only while no path is usable or
+ *      kmultipathd's work to map them again is queued;
+ *    - a dm-delay list holds its counted entries, and something (the
+ *      kthread's next poll, the target's timer or its work) will flush
+ *      it; a pending timer has its softirq scheduled.
  *
- *    Path states (sim/mpath.c):
+ *    Path states (sim/mpath.c; scripted by sim/fault.c):
  *
  *        add_path ──► ACTIVE ──fail_path()──► FAILED
  *                        ▲                      │
  *                        └──reinstate_path()────┘
+ *
+ *    A fail errors every I/O in the path's device at once (end_io after
+ *    fail_path), and each is requeued to be mapped again, or failed to
+ *    its job when no path is left and queue_if_no_path is off.
  */
 #ifndef MPSIM_SIM_H
 #define MPSIM_SIM_H

@@ -44,6 +44,7 @@ struct path_stats {
 	uint64_t ios;			/* I/Os completed on this path */
 	uint64_t bytes;			/* their bytes */
 	uint64_t errors;		/* completed in error */
+	uint64_t starts;		/* start_io calls, whole run (ramp too) */
 	sim_ns busy;			/* time with >= 1 I/O in service */
 	struct lat_hist lat;		/* submit-to-completion latency */
 };
@@ -62,6 +63,11 @@ struct run_result {
 	sim_ns window;			/* measured time (after ramp), ns */
 	uint64_t events;		/* events the loop handled */
 	uint64_t ios_simulated;		/* all completions incl. ramp */
+	uint64_t issued;		/* I/Os the jobs submitted, whole run */
+	uint64_t ddir_ios[4];		/* ... per direction (enum fio_ddir) */
+	uint64_t ddir_bytes[4];		/* ... their bytes */
+	uint64_t left_queued;		/* held for a usable path at the end */
+	uint64_t left_inflight;		/* below the multipath device at the end */
 };
 
 void run_result_alloc(struct run_result *r, unsigned nr_paths);

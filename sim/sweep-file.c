@@ -116,7 +116,7 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 {
 	struct sweep_block *b;
 	size_t n, valid, i;
-	char *buf = NULL, *d;
+	char *buf = NULL, *d, *tmp;
 	long nb;
 	int r;
 
@@ -143,6 +143,12 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 			input_error(err, "%s: another sweep is writing it",
 				    so->path) :
 			sys_error(err, so->path, "cannot lock");
+	/* a final rewrite that a crash cut short leaves FILE.tmp behind;
+	 * FILE itself is intact, and the lock says no one else writes it */
+	tmp = xmalloc(strlen(so->path) + 5);
+	sprintf(tmp, "%s.tmp", so->path);
+	unlink(tmp);
+	free(tmp);
 	if (read_all(so->fd, &buf, &n))
 		return sys_error(err, so->path, "cannot read");
 	nb = sweep_scan(sw, so->path, buf, n, &b, &valid, err);

@@ -157,17 +157,10 @@ char *sweep_row_prefix(const struct sweep *sw, uint64_t k,
 	num_field(f, fmt, "bs", j->bs);
 	str_field(f, fmt, "rw", rw_name(j->rw), true);
 	/* the value of every other swept option at k, as given */
-	for (i = 0; i < sw->nr_opt; i++) {
-		uint64_t rest = k;
-		unsigned m;
-
-		if (!sw->opt[i].column)
-			continue;
-		for (m = sw->nr_opt - 1; m > i; m--)
-			rest /= sw->opt[m].nr_vals;
-		str_field(f, fmt, sw->opt[i].key,
-			  sw->opt[i].vals[rest % sw->opt[i].nr_vals], true);
-	}
+	for (i = 0; i < sw->nr_opt; i++)
+		if (sw->opt[i].column)
+			str_field(f, fmt, sw->opt[i].key,
+				  sweep_point_value(sw, i, k), true);
 	key(f, fmt, "path", true);
 	return memstream_done(f, &buf);
 }

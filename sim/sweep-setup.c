@@ -394,21 +394,20 @@ static int check_selector(const struct scenario *sc, char *err)
 	return r;
 }
 
-/* Value index of option i at point k: the last option varies fastest. */
-static unsigned value_index(const struct sweep *sw, unsigned i, uint64_t k)
+/* Point k is a number in mixed radix, one digit per option, the last
+ * option's digit the least significant. */
+const char *sweep_point_value(const struct sweep *sw, unsigned i, uint64_t k)
 {
 	unsigned j;
 
 	for (j = sw->nr_opt - 1; j > i; j--)
 		k /= sw->opt[j].nr_vals;
-	return (unsigned)(k % sw->opt[i].nr_vals);
+	return sw->opt[i].vals[k % sw->opt[i].nr_vals];
 }
 
 static char *point_word(const struct sweep *sw, unsigned i, uint64_t k)
 {
-	const struct sweep_opt *o = &sw->opt[i];
-	const char *v = o->vals[value_index(sw, i, k)];
-	return option_word(o->key, v);
+	return option_word(sw->opt[i].key, sweep_point_value(sw, i, k));
 }
 
 int sweep_point_opts(const struct sweep *sw, uint64_t k, struct run_opts *o,

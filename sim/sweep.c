@@ -230,12 +230,42 @@ static int list_runs(const struct sweep *sw)
 	return rc;
 }
 
+static void sweep_usage(void)
+{
+	fputs(
+"usage: mpsim sweep [--option=LIST ...] [--reps=R] [--seed=N] [--output=FILE]\n"
+"                   [-j N] [--format=csv|json] [--point=LIST] [--list-runs[=DIR]]\n"
+"       mpsim merge --output=FILE FILE...\n"
+"\n"
+"Runs every combination of the listed values (the last option varies\n"
+"fastest), each --reps times, and writes per point and path the mean and\n"
+"the 95% confidence half-width (Student's t) of share, bytes_share, busy,\n"
+"latency (mean, p99) and IOPS.\n"
+"\n"
+"  LIST      a,b,c or a range: A..B (step 1), A..B+S, A..B*F (1..128*2, 4k..64k*2)\n"
+"  --reps    replications per point (default 1; 2 or more give intervals)\n"
+"  --output  result file; rerunning the same command finishes an interrupted\n"
+"            sweep (default: stdout when done)\n"
+"  -j N      worker processes (default: the number of CPUs)\n"
+"  --point   run only these point numbers (from 0)\n"
+"  --list-runs  print one command per point, writing DIR/point-K.csv\n"
+"            (DIR defaults to the output's name with .points); join the\n"
+"            files with `mpsim merge`\n"
+"\n"
+"example: mpsim sweep --iodepth=1..128*2 --selector=st,hst --clock=jiffies,ktime \\\n"
+"             --reps=10 --output=results/depth.csv\n", stdout);
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	char err[ERR_MAX];
 	struct sweep sw;
 	int rc;
 
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		sweep_usage();
+		return EXIT_OK;
+	}
 	if (sweep_parse(&sw, argc, argv, err) || sweep_prepare(&sw, err)) {
 		fprintf(stderr, "mpsim: %s\n", err);
 		sweep_free(&sw);

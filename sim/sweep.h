@@ -109,6 +109,9 @@ int sweep_prepare(struct sweep *sw, char *err);
 
 void sweep_free(struct sweep *sw);
 
+/* The value option i takes at point k (the last option varies fastest). */
+const char *sweep_point_value(const struct sweep *sw, unsigned i, uint64_t k);
+
 /* The run options of point k (a scenario ready to run). */
 int sweep_point_opts(const struct sweep *sw, uint64_t k, struct run_opts *o,
 		     char *err);

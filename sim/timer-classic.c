@@ -1,17 +1,17 @@
-/*
- * timer-classic.c: the cascading timer wheel of v4.7 and earlier
+/* timer-classic.c: the cascading timer wheel of v4.7 and earlier
  * (kernel/timer.c, then kernel/time/timer.c; kernel.md §8.1), with the
- * large-gap skip of §8.3 as an option of the same loop.
- *
+ * large-gap skip of §8.3 as an option of the same loop. */
+#include "timer-wheel.h"
+
+/*
  * tv1 holds 256 one-jiffy slots; tv2..tv5 hold 64 slots of 2^8, 2^14,
  * 2^20 and 2^26 jiffies.  A timer goes into the level its distance from
- * timer_jiffies selects and is re-inserted one level down (cascaded) when
+ * timer_jiffies selects and is re-inserted lower down (cascaded) when
  * timer_jiffies reaches the start of its slot; so it fires exactly at
  * the softirq that processes jiffy `expires`.  Slots are FIFO lists.  The
  * softirq walks timer_jiffies up to jiffies one jiffy per iteration: a
  * NOHZ-idle gap of g jiffies costs g iterations, the cost §8.3 removes.
  */
-#include "timer-wheel.h"
 
 #define TVR_BITS	8
 #define TVN_BITS	6
@@ -19,10 +19,11 @@
 #define TVN_MASK	(TVN_SIZE - 1)
 #define MAX_TVAL	0xffffffffULL	/* tv5's reach on 64-bit */
 
-/* Slot of tvN (N = 2..5) that timer_jiffies points into: INDEX(N - 2). */
-static unsigned tvn_index(uint64_t clk, unsigned n)
+/* The slot of tv(n + 2) that jiffy j falls in; for timer_jiffies this
+ * is the kernel's INDEX(n). */
+static unsigned tvn_index(uint64_t j, unsigned n)
 {
-	return (clk >> (TVR_BITS + n * TVN_BITS)) & TVN_MASK;
+	return (j >> (TVR_BITS + n * TVN_BITS)) & TVN_MASK;
 }
 
 /* Move every entry of `from` to the (empty) list `to`, keeping order. */

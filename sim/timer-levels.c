@@ -1,7 +1,10 @@
+/* timer-levels.c: the non-cascading timer wheel of v4.8+ (Gleixner, July
+ * 2016; mainline kernel/time/timer.c; kernel.md §8.2). */
+#include <limits.h>
+
+#include "timer-wheel.h"
+
 /*
- * timer-levels.c: the non-cascading timer wheel of v4.8+ (Gleixner, July
- * 2016; mainline kernel/time/timer.c; kernel.md §8.2).
- *
  * LVL_DEPTH levels of 64 buckets; level n counts in units of 8^n jiffies
  * and takes the timers 63*8^(n-1) to 63*8^n - 1 jiffies from base->clk.
  * A timer never moves: it waits in its bucket until base->clk reaches the
@@ -11,9 +14,6 @@
  * LIFO.  The softirq jumps base->clk straight to the next expiry, so idle
  * jiffies cost nothing.
  */
-#include <limits.h>
-
-#include "timer-wheel.h"
 
 #define LVL_CLK_SHIFT	3
 #define LVL_CLK_MASK	((1U << LVL_CLK_SHIFT) - 1)
@@ -21,7 +21,7 @@
 #define LVL_SHIFT(n)	((n) * LVL_CLK_SHIFT)
 #define LVL_GRAN(n)	(1ULL << LVL_SHIFT(n))
 /* First delta that level n (n >= 1) takes: 63 * 8^(n-1). */
-#define LVL_START(n)	((uint64_t)(TW_LVL_SIZE - 1) << (((n) - 1) * LVL_CLK_SHIFT))
+#define LVL_START(n)	((uint64_t)(TW_LVL_SIZE - 1) << LVL_SHIFT((n) - 1))
 
 /* Mainline's horizon for an empty base: next_expiry = clk + this. */
 #define NEXT_TIMER_MAX_DELTA	((1ULL << 30) - 1)
@@ -33,7 +33,8 @@ static uint64_t timeout_cutoff(const struct tw_wheel *w)
 
 static uint64_t timeout_max(const struct tw_wheel *w)
 {
-	return timeout_cutoff(w) - LVL_GRAN(w->depth - 1); /* WHEEL_TIMEOUT_MAX */
+	/* WHEEL_TIMEOUT_MAX */
+	return timeout_cutoff(w) - LVL_GRAN(w->depth - 1);
 }
 
 /*
@@ -74,6 +75,19 @@ static unsigned calc_wheel_index(const struct tw_wheel *w, uint64_t expires,
 	if (delta >= timeout_cutoff(w))
 		expires = clk + timeout_max(w);
 	return calc_index(expires, w->depth - 1, bucket_expiry);
+}
+
+/* Move every entry of `from` to the (empty) list `to`, keeping order. */
+static void list_take_all(struct list_head *from, struct list_head *to)
+{
+	INIT_LIST_HEAD(to);
+	if (list_empty(from))
+		return;
+	to->next = from->next;
+	to->prev = from->prev;
+	to->next->prev = to;
+	to->prev->next = to;
+	INIT_LIST_HEAD(from);
 }
 
 static void set_pending(struct tw_wheel *w, unsigned idx)
@@ -234,20 +248,9 @@ static unsigned collect_expired_timers(struct tw_wheel *w,
 
 	for (lvl = 0; lvl < w->depth; lvl++) {
 		unsigned idx = lvl * TW_LVL_SIZE + (unsigned)(clk & LVL_MASK);
-		struct list_head *h = &heads[levels];
 
-		INIT_LIST_HEAD(h);
-		if (test_and_clear_pending(w, idx)) {
-			/* move the whole bucket, keeping its order */
-			struct list_head *b = &w->v.vectors[idx];
-
-			h->next = b->next;
-			h->prev = b->prev;
-			h->next->prev = h;
-			h->prev->next = h;
-			INIT_LIST_HEAD(b);
-			levels++;
-		}
+		if (test_and_clear_pending(w, idx))
+			list_take_all(&w->v.vectors[idx], &heads[levels++]);
 		if (clk & LVL_CLK_MASK)
 			break;
 		clk >>= LVL_CLK_SHIFT;

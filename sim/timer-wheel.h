@@ -1,7 +1,15 @@
+/* timer-wheel.h: the kernel's two timer wheels (kernel.md §8) as a
+ * library, and the `mpsim timers` experiment built on them. */
+#ifndef MPSIM_TIMER_WHEEL_H
+#define MPSIM_TIMER_WHEEL_H
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "list.h"
+
 /*
- * timer-wheel.h: the kernel's two timer wheels (kernel.md §8) as a
- * library, and the `mpsim timers` experiment built on them.
- *
  * Three kinds share one interface:
  *   TW_CLASSIC       the cascading wheel of v4.7 and earlier
  *                    (kernel/timer.c, kernel/time/timer.c): exact-tick
@@ -26,15 +34,6 @@
  *   spins until the next tick; re-arm for now + 1 or later.
  * - All jiffies comparisons wrap as the kernel's time_after() does.
  */
-#ifndef MPSIM_TIMER_WHEEL_H
-#define MPSIM_TIMER_WHEEL_H
-
-#include <assert.h>
-#include <stdbool.h>
-#include <stdint.h>
-
-#include "list.h"
-
 enum tw_kind {
 	TW_CLASSIC,		/* <= v4.7 cascading wheel */
 	TW_CLASSIC_SKIP,	/* the same, with the §8.3 tv1_cnt skip */
@@ -42,11 +41,11 @@ enum tw_kind {
 };
 
 struct tw_timer {
-	struct list_head entry;	/* slot/bucket linkage; empty: not pending */
+	struct list_head entry;	/* slot or bucket link; empty: not pending */
 	uint64_t expires;	/* jiffies; classic: after apply_slack() and
 				   the tv5 clamp, as the kernel stores it */
-	long slack;		/* classic: -1 = default (delta/256 once
-				   delta >= 256), >= 0 = set_timer_slack() */
+	long slack;		/* classic: -1 default (delta/256 once delta
+				   >= 256), >= 0 as set_timer_slack() */
 	unsigned idx;		/* levels: bucket it sits in (timer_get_idx) */
 	void *data;		/* the caller's */
 };
@@ -70,17 +69,17 @@ struct tw_ops {
 	bool (*next_expiry)(struct tw_wheel *w, uint64_t *next);
 };
 
-#define TVR_SIZE	256		/* classic tv1 slots (TVR_BITS 8) */
-#define TVN_SIZE	64		/* classic tv2..tv5 slots (TVN_BITS 6) */
-#define TW_LVL_SIZE	64		/* levels: buckets per level */
-#define TW_LVL_DEPTH_MAX 9		/* levels: LVL_DEPTH when HZ > 100 */
+#define TVR_SIZE	256	/* classic tv1 slots (TVR_BITS 8) */
+#define TVN_SIZE	64	/* classic tv2..tv5 slots (TVN_BITS 6) */
+#define TW_LVL_SIZE	64	/* levels: buckets per level */
+#define TW_LVL_DEPTH_MAX 9	/* levels: LVL_DEPTH when HZ > 100 */
 
 /* One per-CPU timer base.  Caller-allocated; set up with tw_init(). */
 struct tw_wheel {
 	const struct tw_ops *ops;
 	enum tw_kind kind;
-	uint64_t clk;		/* classic: timer_jiffies, the next jiffy to
-				   process; levels: base->clk */
+	uint64_t clk;		/* classic: timer_jiffies, next jiffy to
+				   run; levels: base->clk */
 	unsigned long nr_timers; /* timers queued (classic: all_timers) */
 	uint64_t iterations;	/* catch-up loop iterations, all runs */
 	bool running;		/* inside tw_run() */
@@ -92,11 +91,11 @@ struct tw_wheel {
 
 	/* levels */
 	unsigned depth;		/* LVL_DEPTH: 9 if HZ > 100, else 8 */
-	uint64_t next_expiry;	/* earliest bucket_expiry, or clk + 2^30 - 1
-				   when empty; may be stale-early after a
+	uint64_t next_expiry;	/* earliest bucket_expiry, or clk + 2^30
+				   - 1 when empty; may be early after a
 				   delete (next_expiry_recalc) */
 	bool next_expiry_recalc; /* a bucket emptied by a delete */
-	uint64_t pending_map[TW_LVL_DEPTH_MAX];	/* bit per non-empty bucket */
+	uint64_t pending_map[TW_LVL_DEPTH_MAX]; /* bit: bucket not empty */
 
 	union {
 		struct {
@@ -168,7 +167,9 @@ static inline int tw_mod_timer(struct tw_wheel *w, struct tw_timer *t,
 }
 
 /* timer_reduce(): like mod_timer, but a pending timer only ever moves
- * earlier (dm-delay arms its single timer this way, kernel.md §7.3). */
+ * earlier (dm-delay arms its single timer this way, kernel.md §7.3).  The
+ * classic wheel predates it (v4.15): there it is what dm-delay wrote
+ * instead, mod_timer() unless pending and not earlier. */
 static inline int tw_timer_reduce(struct tw_wheel *w, struct tw_timer *t,
 				  uint64_t expires, uint64_t now)
 {

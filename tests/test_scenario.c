@@ -324,9 +324,8 @@ Test(scenario, rwmix_and_rw_names)
 	cr_assert_eq(sc.jobs[0].rwmixread, 80);
 	cr_assert_eq(sc.jobs[1].rwmixread, 20);
 	scenario_free(&sc);
-	parse_bad(ONE_PATH "[j]\nrw=trim\n",
-		  "t.ini:4: rw: 'trim' is not one of");
-	parse_bad(ONE_PATH "[j]\nrw=randread:8\n", "offset modifier");
+	parse_bad(ONE_PATH "[j]\nrw=sideways\n",
+		  "t.ini:4: rw: 'sideways' is not one of");
 	parse_bad(ONE_PATH "[j]\nrwmixread=101\n", "out of range");
 	parse_bad(ONE_PATH "[j]\nrwmixwrite=-1\n", "negative");
 }
@@ -516,7 +515,7 @@ Test(scenario, job_values_out_of_range)
 	parse_bad(ONE_PATH "[j]\nnumjobs = 0\n", "out of range");
 	parse_bad(ONE_PATH "[j]\nbs = 0\n", "at least 1 byte");
 	parse_bad(ONE_PATH "[j]\nbs = 4g\n", "larger than 4 GiB");
-	parse_bad(ONE_PATH "[j]\nbs = 4k,8k\n", "read,write");
+	parse_bad(ONE_PATH "[j]\nbs = 4k,8k,16k,32k\n", "more than three");
 	parse_bad(ONE_PATH "[j]\nbs = 4x\n", "unknown size unit");
 	parse_bad(ONE_PATH "[j]\nnumber_ios = 18446744073709551616\n",
 		  "too large");

@@ -3,41 +3,87 @@
  * libaio at iodepth N): N I/Os in flight, each completion submits the next
  * at once.  Open loop (rate_iops): arrivals evenly spaced
  * (rate_process=linear) or Poisson, submitted while fewer than iodepth are
- * in flight and held back otherwise, as fio's rate limiter does.
+ * in flight and held back otherwise, as fio's rate limiter does.  A job
+ * that needs more of fio (batches, thinktime, stonewall, varying block
+ * sizes, replay) runs in workloads/job-flow.c instead, so the plain loop
+ * pays nothing for them.
  */
 #include <stdint.h>
 
 #include <gsl/gsl_randist.h>
 
-#include "../sim/engine.h"
 #include "../sim/rng.h"
+#include "job.h"
+
+/* fio's seed for repeatable patterns (FIO_RANDSEED), for randrepeat=1. */
+#define FIO_RANDSEED	0xb1899bedULL
 
 /*
  * How many I/Os a job clone issues: fio stops at number_ios, or once it
  * has moved `size` bytes unless time_based keeps it going for runtime;
  * whichever comes first.
  */
-static uint64_t job_io_limit(const struct job_conf *c)
+static uint64_t job_io_limit(const struct job_conf *c, uint32_t bs)
 {
-	uint64_t n = UINT64_MAX;
+	uint64_t n = UINT64_MAX, bytes = c->io_size ? c->io_size : c->size;
 
-	if (c->size && !c->time_based)
-		n = (c->size + c->bs - 1) / c->bs;
+	/* io_size, when given, is the amount (size the region); loops
+	 * repeats it */
+	if (bytes && !c->time_based) {
+		n = (bytes + bs - 1) / bs;
+		if (__builtin_mul_overflow(n, (uint64_t)c->loops, &n))
+			n = UINT64_MAX;
+	}
 	if (c->number_ios && c->number_ios < n)
 		n = c->number_ios;
 	return n;
 }
 
-void job_setup(struct job *j, struct sim *s, const struct job_conf *c,
-	       unsigned index, uint64_t seed)
+/*
+ * The seed of a clone's workload streams: randseed= when given;
+ * randrepeat=1 pins fio's own seed, so the draws repeat whatever --seed
+ * is (only the service times follow it); otherwise --seed.
+ */
+static uint64_t job_seed(const struct job_conf *c, uint64_t seed)
 {
+	if (c->randseed_set)
+		return c->randseed;
+	return c->randrepeat == 1 ? FIO_RANDSEED : seed;
+}
+
+/* The direction of every I/O of a plain job, or `mixed`. */
+static void job_dirs(struct job *j, const struct job_conf *c)
+{
+	switch (c->rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		j->ddir = DDIR_READ;
+		break;
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		j->ddir = DDIR_WRITE;
+		break;
+	case RW_TRIM:
+	case RW_RANDTRIM:
+		j->ddir = DDIR_TRIM;
+		break;
+	default:
+		j->mixed = true;	/* rw, randrw (trimwrite: job-flow.c) */
+		break;
+	}
+}
+
+int job_setup(struct job *j, struct sim *s, const struct job_conf *c,
+	      unsigned index, uint64_t seed, char *err)
+{
+	uint64_t wseed = job_seed(c, seed);
+
 	j->sim = s;
 	j->conf = c;
 	j->index = index;
-	j->rng = rng_stream(seed, RNG_WORKLOAD, index);
-	j->arr = rng_stream(seed, RNG_ARRIVAL, index);
+	j->rng = rng_stream(wseed, RNG_WORKLOAD, index);
+	j->arr = rng_stream(wseed, RNG_ARRIVAL, index);
 	j->depth = job_iodepth(c);
-	j->limit = job_io_limit(c);
 	j->open = c->rate_iops > 0;
 	if (j->open) {
 		j->mean_gap = 1e9 / c->rate_iops;
@@ -45,27 +91,48 @@ void job_setup(struct job *j, struct sim *s, const struct job_conf *c,
 		if (!j->interval)
 			j->interval = 1;
 	}
+	job_dirs(j, c);
+	if (flow_needed(s, c))
+		return flow_setup(j, err);
+	j->bs = bs_fixed(c);
+	j->limit = job_io_limit(c, j->bs);
+	return 0;
+}
+
+/* Adds what the clone issued, per direction, to the run's result. */
+static void job_account(struct job *j)
+{
+	struct run_result *res = j->sim->res;
+	uint64_t w = j->mixed ? j->writes : 0;
+	unsigned d = j->mixed ? DDIR_READ : j->ddir;
+
+	res->ddir_ios[d] += j->issued - w;
+	res->ddir_bytes[d] += (j->issued - w) * j->bs;
+	res->ddir_ios[DDIR_WRITE] += w;
+	res->ddir_bytes[DDIR_WRITE] += w * j->bs;
 }
 
 void job_teardown(struct job *j)
 {
+	if (j->flow)
+		flow_teardown(j);
+	else if (j->sim)
+		job_account(j);
 	gsl_rng_free(j->rng);
 	gsl_rng_free(j->arr);
 }
 
-static bool job_is_write(struct job *j)
+/* A plain job's next direction: rw and randrw draw, rwmixread percent
+ * of the I/Os are reads. */
+static unsigned job_ddir(struct job *j)
 {
-	switch (j->conf->rw) {
-	case RW_READ:
-	case RW_RANDREAD:
-		return false;
-	case RW_WRITE:
-	case RW_RANDWRITE:
-		return true;
-	default:
-		/* rw, randrw: rwmixread percent of the I/Os are reads */
-		return gsl_rng_uniform_int(j->rng, 100) >= j->conf->rwmixread;
+	if (!j->mixed)
+		return j->ddir;
+	if (gsl_rng_uniform_int(j->rng, 100) >= j->conf->rwmixread) {
+		j->writes++;
+		return DDIR_WRITE;
 	}
+	return DDIR_READ;
 }
 
 static void job_submit(struct job *j)
@@ -75,15 +142,16 @@ static void job_submit(struct job *j)
 
 	io->job = j;
 	io->path = NULL;
-	io->bytes = (uint32_t)j->conf->bs;
-	io->write = job_is_write(j);
+	io->bytes = j->bs;
+	io->ddir = (uint8_t)job_ddir(j);
+	io->write = io->ddir != DDIR_READ;
 	io->submit = s->now;
 	j->issued++;
 	j->inflight++;
 	mpath_map(&s->mp, io);
 }
 
-static void job_next_arrival(struct job *j)
+void job_next_arrival(struct job *j)
 {
 	struct sim *s = j->sim;
 	sim_ns gap;
@@ -101,6 +169,10 @@ void job_start(struct job *j)
 {
 	unsigned i;
 
+	if (j->flow) {
+		flow_start(j);
+		return;
+	}
 	if (j->open) {
 		job_next_arrival(j);
 		return;
@@ -111,6 +183,12 @@ void job_start(struct job *j)
 
 void job_arrival(struct job *j)
 {
+	if (j->flow) {
+		flow_arrival(j);
+		return;
+	}
+	if (j->issued >= j->limit)
+		return;			/* ended by an error meanwhile */
 	if (j->inflight < j->depth)
 		job_submit(j);
 	else
@@ -122,8 +200,18 @@ void job_complete(struct job *j, struct sim_io *io, int error)
 {
 	struct sim *s = j->sim;
 
-	if (error && s->measuring)
-		s->res->failed++;
+	if (error) {
+		if (s->measuring)
+			s->res->failed++;
+		/* fio's continue_on_error=none: an I/O error ends the job
+		 * (the I/Os it has in flight still complete) */
+		j->limit = j->issued;
+		j->backlog = 0;
+	}
+	if (j->flow) {
+		flow_complete(j, io);
+		return;
+	}
 	sim_io_put(s, io);
 	j->inflight--;
 	j->completed++;
@@ -131,8 +219,12 @@ void job_complete(struct job *j, struct sim_io *io, int error)
 		if (j->backlog) {
 			j->backlog--;
 			job_submit(j);
+		} else if (!j->inflight && j->issued >= j->limit && s->pev) {
+			fault_job_done(s);
 		}
 	} else if (j->issued < j->limit) {
 		job_submit(j);
+	} else if (!j->inflight && s->pev) {
+		fault_job_done(s);	/* scripted events may outlive it */
 	}
 }

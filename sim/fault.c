@@ -1,0 +1,98 @@
+/*
+ * fault.c: the scenario's scripted path failures (`fail = PATH at TIME`,
+ * `reinstate = PATH at TIME`), the simulator's fault injection.  A fail
+ * kills the path's device and tells the multipath device; a reinstate
+ * brings both back.  What the multipath device then does is sim/mpath.c's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+void fault_setup(struct sim *s)
+{
+	const struct scenario *sc = s->sc;
+	unsigned i, k;
+
+	if (!sc->nr_events)
+		return;
+	s->pev = xcalloc(sc->nr_events, sizeof(*s->pev));
+	for (i = 0; i < sc->nr_events; i++) {
+		const struct path_event *e = &sc->events[i];
+		struct path_ev *pe = &s->pev[i];
+
+		/* scenario_parse/scenario_validate checked the name */
+		for (k = 0; strcmp(s->paths[k].conf->name, e->path); k++)
+			;
+		pe->kind = e->reinstate ? PEV_REINSTATE : PEV_FAIL;
+		pe->path = &s->paths[k];
+		/* Events due together run in the order they were given;
+		 * those at 0 before the jobs' first I/O. */
+		if (e->at)
+			sim_schedule(s, s->start + e->at, EV_PATH_EVENT, pe);
+		else
+			path_event(s, pe);
+	}
+}
+
+void fault_teardown(struct sim *s)
+{
+	free(s->pev);
+	s->pev = NULL;
+}
+
+static int scripted_match(const struct event *e, void *arg)
+{
+	const struct sim *s = arg;
+	const struct path_ev *pe = e->obj;
+
+	return e->kind == EV_PATH_EVENT && pe >= s->pev &&
+	       pe < s->pev + s->sc->nr_events;
+}
+
+void fault_job_done(struct sim *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_jobs; i++) {
+		const struct job *j = &s->jobs[i];
+
+		if (j->inflight || j->backlog || j->issued < j->limit)
+			return;
+	}
+	evq_remove_if(&s->q, scripted_match, s);
+}
+
+/*
+ * The path's device dies.  The multipath device is told at once (as
+ * multipathd's checker or an `fail_path` message would), then sees the
+ * device's errors: every I/O the device held ends in error, after
+ * fail_path, each with its end_io, and is requeued or failed (mpath.c).
+ * I/Os still held in the path's dm-delay layer stay there; they meet the
+ * dead device when they are released (sim/delay.c).
+ */
+static void path_fail(struct sim *s, struct sim_path *p)
+{
+	struct io_fifo errored = { NULL, NULL, 0 };
+	struct sim_io *io;
+
+	mpath_fail_path(&s->mp, p);
+	path_device_fail(p, &errored);
+	while ((io = fifo_pop(&errored)))
+		mpath_end_io(&s->mp, io, -EIO);
+}
+
+void path_event(struct sim *s, struct path_ev *e)
+{
+	switch (e->kind) {
+	case PEV_FAIL:
+		path_fail(s, e->path);
+		break;
+	case PEV_REINSTATE:
+		mpath_reinstate_path(&s->mp, e->path);
+		break;
+	case PEV_PROCESS_QUEUED:
+		mpath_process_queued(&s->mp);
+		break;
+	}
+}

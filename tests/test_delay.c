@@ -1,0 +1,529 @@
+/*
+ * test_delay.c: the dm-delay layer (kernel.md §7): the constructor's mode
+ * choice and poll interval, msecs_to_jiffies rounding of the expiry, the
+ * FIFO list and its overtaking, the timer mode on both wheels (§7.5), the
+ * kthread's sleeps, the scenario keys, and the synchronous writer of §7.6
+ * falling into step with the tick.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "sim/clock.h"
+#include "sim/delay.h"
+#include "sim/run.h"
+
+/* ---- a rig: one path with its layer, driven by hand ---- */
+
+#define RIG_IOS		16
+
+/*
+ * A world of one path and no multipath device: the test hands I/Os to
+ * path_submit() at chosen instants and pops the events itself, recording
+ * when each I/O reached the device (its dispatch stamp; the device has
+ * unbounded slots, so that is the instant the layer released it).
+ */
+struct rig {
+	struct scenario sc;
+	struct sim s;
+	struct run_result res;
+	struct sim_io io[RIG_IOS];
+	struct sim_io *out[RIG_IOS];	/* in the order they reached the device */
+	sim_ns out_t[RIG_IOS];
+	unsigned nout;
+	sim_ns wakes[64];		/* EV_DELAY_WAKE instants */
+	unsigned nwakes;
+};
+
+static void rig_init(struct rig *r, const char *multipath, const char *path)
+{
+	char text[512], err[ERR_MAX] = "";
+	struct sim *s = &r->s;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(text, sizeof(text), "[multipath]\n%s\n[path p]\nslots = 0\n"
+		 "service = fixed:1us\n%s\n[j]\nnumber_ios = 1\n", multipath,
+		 path);
+	cr_assert_eq(scenario_parse(&r->sc, text, "rig", err), 0, "%s", err);
+	s->sc = &r->sc;
+	s->start = s->now = r->sc.uptime;
+	evq_init(&s->q);
+	run_result_alloc(&r->res, 1);
+	s->res = &r->res;
+	s->nr_paths = 1;
+	s->paths = calloc(1, sizeof(*s->paths));
+	path_setup(&s->paths[0], s, &r->sc.paths[0], 0, 1);
+	s->paths[0].stats = &r->res.path[0];
+	delay_setup(s, 1);
+	cr_assert_not_null(s->paths[0].delay);
+}
+
+static void rig_free(struct rig *r)
+{
+	delay_teardown(&r->s);
+	path_teardown(&r->s.paths[0]);
+	free(r->s.paths);
+	evq_free(&r->s.q);
+	run_result_free(&r->res);
+	scenario_free(&r->sc);
+}
+
+static struct dm_delay *rig_dc(struct rig *r)
+{
+	return r->s.paths[0].delay;
+}
+
+/* Hand I/O k to the path at time t (not before the rig's clock). */
+static void rig_submit(struct rig *r, unsigned k, bool write, sim_ns t)
+{
+	struct sim_io *io = &r->io[k];
+
+	cr_assert_geq(t, r->s.now);
+	r->s.now = t;
+	io->write = write;
+	io->bytes = 4096;
+	io->path = &r->s.paths[0];
+	io->submit = t;
+	path_submit(&r->s.paths[0], io);
+}
+
+/* Run every event due up to t (all of them for SIM_NEVER). */
+static void rig_run(struct rig *r, sim_ns t)
+{
+	struct sim *s = &r->s;
+	struct event e;
+
+	while (s->q.n && s->q.heap[0].time <= t && evq_pop(&s->q, &e)) {
+		cr_assert_geq(e.time, s->now);
+		s->now = e.time;
+		if (e.kind == EV_DELAY_WAKE) {
+			if (r->nwakes < 64)
+				r->wakes[r->nwakes++] = e.time;
+			delay_wake(s, e.obj);
+			cr_assert(delay_check(s), "layer invariants broken");
+		} else if (e.kind == EV_DEV_DONE) {
+			struct sim_io *io = e.obj;
+
+			cr_assert_lt(r->nout, RIG_IOS);
+			r->out[r->nout] = io;
+			r->out_t[r->nout++] = io->dispatch;
+		} else {
+			cr_assert_fail("unexpected event %s", ev_kind_name[e.kind]);
+		}
+	}
+}
+
+/* ---- the constructor ---- */
+
+static struct delay_conf conf_ms(unsigned rd, unsigned wr)
+{
+	struct delay_conf c;
+
+	memset(&c, 0, sizeof(c));
+	c.read_ms = rd;
+	c.write_ms = wr;
+	return c;
+}
+
+Test(dm_delay, kthread_below_50ms_timer_from_50ms)
+{
+	struct delay_conf c = conf_ms(49, 49);
+
+	/* §7.4: kthread iff max_delay < 50 ms */
+	cr_assert(delay_use_kthread(&c));
+	c = conf_ms(50, 50);
+	cr_assert_not(delay_use_kthread(&c));
+	/* the maximum over the classes decides (6.10+ computation) */
+	c = conf_ms(1, 50);
+	cr_assert_not(delay_use_kthread(&c));
+	c = conf_ms(50, 1);
+	cr_assert_not(delay_use_kthread(&c));
+	c = conf_ms(0, 49);
+	cr_assert(delay_use_kthread(&c));
+	/* a 9-word table's own flush delay counts too */
+	c = conf_ms(1, 1);
+	c.flush_ms = 50;
+	cr_assert(delay_use_kthread(&c), "flush follows write unless given");
+	c.flush_given = true;
+	cr_assert_not(delay_use_kthread(&c));
+}
+
+Test(dm_delay, poll_interval_is_min_1ms_and_eighth_of_min_delay)
+{
+	static const struct {
+		unsigned rd, wr, us;
+	} v[] = {
+		{ 1, 1, 125 }, { 2, 2, 250 }, { 5, 5, 625 }, { 7, 7, 875 },
+		{ 8, 8, 1000 }, { 9, 0, 1000 }, { 12, 12, 1000 },
+		{ 49, 49, 1000 }, { 200, 200, 1000 },
+		/* min_delay is the smallest non-zero class delay */
+		{ 0, 4, 500 }, { 16, 3, 375 }, { 3, 0, 375 },
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		struct delay_conf c = conf_ms(v[i].rd, v[i].wr);
+
+		cr_assert_eq(delay_sleep_us(&c), v[i].us, "read %u write %u",
+			     v[i].rd, v[i].wr);
+	}
+}
+
+/* ---- the list in kthread mode ---- */
+
+Test(dm_delay, expiry_is_msecs_to_jiffies_rounded_up)
+{
+	/* kernel.md §1.3's table: ms -> jiffies */
+	static const unsigned ms[] = { 1, 2, 3, 4, 5, 10, 20, 49 };
+	static const struct {
+		unsigned hz;
+		unsigned j[8];
+	} t[] = {
+		{ 100, { 1, 1, 1, 1, 1, 1, 2, 5 } },
+		{ 250, { 1, 1, 1, 1, 2, 3, 5, 13 } },
+		{ 300, { 1, 1, 1, 2, 2, 3, 6, 15 } },
+		{ 1000, { 1, 2, 3, 4, 5, 10, 20, 49 } },
+	};
+	unsigned h, i;
+
+	for (h = 0; h < ARRAY_SIZE(t); h++) {
+		for (i = 0; i < ARRAY_SIZE(ms); i++) {
+			char mp[64], path[64];
+			struct rig r;
+			uint64_t j0;
+			sim_ns t0;
+
+			snprintf(mp, sizeof(mp), "hz = %u", t[h].hz);
+			/* busy polling sees the jiffy change at once */
+			snprintf(path, sizeof(path), "write_delay = %u\n"
+				 "kthread_poll = busy", ms[i]);
+			rig_init(&r, mp, path);
+			cr_assert_eq(rig_dc(&r)->delay_jiffies[DELAY_WRITE],
+				     t[h].j[i], "HZ %u, %u ms", t[h].hz, ms[i]);
+			/* arrive 30% into a tick */
+			j0 = jiffies_at(t[h].hz, r.s.now) + 7;
+			t0 = jiffy_edge(t[h].hz, j0) +
+			     tick_len(t[h].hz, jiffy_edge(t[h].hz, j0)) * 3 / 10;
+			rig_submit(&r, 0, true, t0);
+			rig_run(&r, SIM_NEVER);
+			cr_assert_eq(r.nout, 1);
+			/* released the instant jiffies reaches J + d: the wall
+			 * delay is in ((d-1) TICK, d TICK] (§7.5) */
+			cr_assert_eq(r.out_t[0],
+				     jiffy_edge(t[h].hz, j0 + t[h].j[i]),
+				     "HZ %u, %u ms", t[h].hz, ms[i]);
+			rig_free(&r);
+		}
+	}
+}
+
+Test(dm_delay, later_short_delay_overtakes_and_due_entries_keep_list_order)
+{
+	struct rig r;
+	uint64_t j0;
+	sim_ns t0;
+
+	rig_init(&r, "hz = 1000", "read_delay = 20ms\nwrite_delay = 2ms\n"
+		 "kthread_poll = busy");
+	j0 = jiffies_at(1000, r.s.now) + 1;
+	t0 = jiffy_edge(1000, j0) + 100;
+	rig_submit(&r, 0, false, t0);		/* read, due J + 20 */
+	rig_submit(&r, 1, true, t0 + 1000);	/* write, due J + 2 */
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 2);
+	cr_assert_eq(r.out[0], &r.io[1], "the later write overtakes");
+	cr_assert_eq(r.out_t[0], jiffy_edge(1000, j0 + 2));
+	cr_assert_eq(r.out[1], &r.io[0]);
+	cr_assert_eq(r.out_t[1], jiffy_edge(1000, j0 + 20));
+
+	/* a read due at J + 20 and a write queued later, due at the same
+	 * jiffy: one flush takes both, in list (arrival) order */
+	r.nout = 0;
+	j0 = jiffies_at(1000, r.s.now) + 1;
+	rig_submit(&r, 2, false, jiffy_edge(1000, j0) + 5);
+	rig_submit(&r, 3, true, jiffy_edge(1000, j0 + 18) + 5);
+	rig_submit(&r, 4, true, jiffy_edge(1000, j0 + 18) + 6);
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 3);
+	cr_assert_eq(r.out[0], &r.io[2]);
+	cr_assert_eq(r.out[1], &r.io[3]);
+	cr_assert_eq(r.out[2], &r.io[4]);
+	cr_assert_eq(r.out_t[0], jiffy_edge(1000, j0 + 20));
+	cr_assert_eq(r.out_t[2], jiffy_edge(1000, j0 + 20));
+	cr_assert_eq(rig_dc(&r)->nr, 0);
+	rig_free(&r);
+}
+
+Test(dm_delay, zero_delay_class_passes_straight_through)
+{
+	struct rig r;
+
+	rig_init(&r, "hz = 250", "read_delay = 0\nwrite_delay = 10ms");
+	rig_submit(&r, 0, false, r.s.now + 123);
+	cr_assert_eq(rig_dc(&r)->nr, 0, "a read is not delayed");
+	rig_submit(&r, 1, true, r.s.now + 1);
+	cr_assert_eq(rig_dc(&r)->nr, 1);
+	cr_assert_eq(rig_dc(&r)->ops[DELAY_WRITE], 1);
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 2);
+	cr_assert_eq(r.out[0], &r.io[0]);
+	rig_free(&r);
+}
+
+Test(dm_delay, a_sync_is_delayed_as_a_flush)
+{
+	struct rig r;
+
+	/* 9-word table: read 3 ms, write 5 ms, flush 9 ms at HZ=1000 */
+	rig_init(&r, "hz = 1000", "read_delay = 3ms\nwrite_delay = 5ms\n"
+		 "flush_delay = 9ms\nkthread_poll = busy");
+	r.io[0].ddir = DDIR_SYNC;
+	rig_submit(&r, 0, true, jiffy_edge(1000, jiffies_at(1000, r.s.now)
+					       + 1));
+	r.io[1].ddir = DDIR_TRIM;
+	rig_submit(&r, 1, true, r.s.now);
+	r.io[2].ddir = DDIR_READ;
+	rig_submit(&r, 2, false, r.s.now);
+	cr_assert_eq(rig_dc(&r)->ops[DELAY_FLUSH], 1);
+	cr_assert_eq(rig_dc(&r)->ops[DELAY_WRITE], 1, "a trim is a write");
+	cr_assert_eq(rig_dc(&r)->ops[DELAY_READ], 1);
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 3);
+	cr_assert_eq(r.out[0], &r.io[2]);
+	cr_assert_eq(r.out_t[0] - r.io[2].submit, 3000000);
+	cr_assert_eq(r.out[1], &r.io[1]);
+	cr_assert_eq(r.out_t[1] - r.io[1].submit, 5000000);
+	cr_assert_eq(r.out[2], &r.io[0]);
+	cr_assert_eq(r.out_t[2] - r.io[0].submit, 9000000);
+	rig_free(&r);
+}
+
+Test(dm_delay, sleeping_kthread_polls_every_interval_with_bounded_slack)
+{
+	struct rig r;
+	unsigned i;
+
+	/* 2 ms: worker_sleep_us 250, usleep_range(250, 312) */
+	rig_init(&r, "hz = 1000", "delay = 2ms\nexpiry = ns");
+	rig_submit(&r, 0, true, r.s.now + 77);
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 1);
+	cr_assert_geq(r.nwakes, 7);
+	/* the idle worker wakes at the arrival and sleeps its interval */
+	cr_assert_geq(r.wakes[0] - r.io[0].submit, 250000);
+	cr_assert_leq(r.wakes[0] - r.io[0].submit, 312000);
+	for (i = 1; i < r.nwakes; i++) {
+		sim_ns d = r.wakes[i] - r.wakes[i - 1];
+
+		cr_assert(d >= 250000 && d <= 312000, "poll gap %llu ns",
+			  (unsigned long long)d);
+	}
+	/* ns expiry (§7.6): released at the first poll at or after
+	 * submit + 2 ms, so within one poll interval of it */
+	cr_assert_geq(r.out_t[0], r.io[0].submit + 2000000);
+	cr_assert_lt(r.out_t[0], r.io[0].submit + 2000000 + 312000);
+	cr_assert_eq(r.out_t[0], r.wakes[r.nwakes - 1]);
+	/* the list is empty: the worker sleeps until woken again */
+	cr_assert_eq(rig_dc(&r)->wake_at, SIM_NEVER);
+	rig_free(&r);
+}
+
+Test(dm_delay, ns_expiry_is_not_used_in_timer_mode)
+{
+	struct rig r;
+
+	rig_init(&r, "hz = 100", "delay = 60ms\nexpiry = ns");
+	cr_assert_not(rig_dc(&r)->kthread);
+	cr_assert_not(rig_dc(&r)->ns_expiry, "§7.6 keeps timer mode's jiffies");
+	rig_free(&r);
+}
+
+/* ---- timer mode (§7.3, §7.5) ---- */
+
+/* One write through a timer-mode target; returns its release instant
+ * and the jiffy it arrived in. */
+static sim_ns timer_one(const char *wheel, unsigned hz, unsigned ms,
+			const char *wq, uint64_t *j0)
+{
+	char mp[128], path[64];
+	struct rig r;
+	sim_ns t0, out;
+
+	snprintf(mp, sizeof(mp), "hz = %u\ntimer_wheel = %s\n"
+		 "workqueue_latency = %s", hz, wheel, wq);
+	snprintf(path, sizeof(path), "write_delay = %u", ms);
+	rig_init(&r, mp, path);
+	cr_assert_not(rig_dc(&r)->kthread);
+	*j0 = jiffies_at(hz, r.s.now) + 3;
+	t0 = jiffy_edge(hz, *j0) + tick_len(hz, jiffy_edge(hz, *j0)) / 2;
+	rig_submit(&r, 0, true, t0);
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 1);
+	out = r.out_t[0];
+	rig_free(&r);
+	return out;
+}
+
+Test(dm_delay, timer_mode_fires_one_tick_late_on_the_levels_wheel)
+{
+	uint64_t j0;
+	sim_ns t;
+
+	/* d = 50 < 63: level 0, bucket_expiry = J + d + 1 (§7.5, §8.2) */
+	t = timer_one("levels", 1000, 50, "0", &j0);
+	cr_assert_eq(t, jiffy_edge(1000, j0 + 51));
+	/* HZ=100: 60 ms is d = 6 ticks; fires at J + 7 */
+	t = timer_one("levels", 100, 60, "0", &j0);
+	cr_assert_eq(t, jiffy_edge(100, j0 + 7));
+	/* the work runs after the workqueue's latency */
+	t = timer_one("levels", 1000, 50, "7us", &j0);
+	cr_assert_eq(t, jiffy_edge(1000, j0 + 51) + 7000);
+	/* d = 100 >= 63: level 1, rounded up to the next multiple of 8
+	 * above J + d */
+	t = timer_one("levels", 1000, 100, "0", &j0);
+	cr_assert_eq(t, jiffy_edge(1000, (((j0 + 100) >> 3) + 1) << 3));
+}
+
+Test(dm_delay, timer_mode_fires_on_time_on_the_classic_wheel)
+{
+	uint64_t j0;
+	sim_ns t;
+
+	/* the <= 4.7 wheel fires at J + d exactly (§7.5, §8.1) */
+	t = timer_one("classic", 1000, 50, "0", &j0);
+	cr_assert_eq(t, jiffy_edge(1000, j0 + 50));
+	t = timer_one("classic", 100, 60, "0", &j0);
+	cr_assert_eq(t, jiffy_edge(100, j0 + 6));
+	t = timer_one("classic", 1000, 100, "0", &j0);
+	cr_assert_eq(t, jiffy_edge(1000, j0 + 100));
+}
+
+Test(dm_delay, timer_is_reduced_for_an_earlier_entry_and_rearmed_after)
+{
+	struct rig r;
+	uint64_t j0;
+
+	rig_init(&r, "hz = 1000\ntimer_wheel = classic",
+		 "read_delay = 100ms\nwrite_delay = 60ms");
+	j0 = jiffies_at(1000, r.s.now) + 2;
+	rig_submit(&r, 0, false, jiffy_edge(1000, j0) + 10);	/* J + 100 */
+	cr_assert_eq(rig_dc(&r)->timer.expires, j0 + 100);
+	rig_submit(&r, 1, true, jiffy_edge(1000, j0) + 20);	/* J + 60 */
+	cr_assert_eq(rig_dc(&r)->timer.expires, j0 + 60, "timer_reduce");
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 2);
+	cr_assert_eq(r.out[0], &r.io[1]);
+	cr_assert_eq(r.out_t[0], jiffy_edge(1000, j0 + 60));
+	/* the work re-armed the timer for the read left on the list */
+	cr_assert_eq(r.out[1], &r.io[0]);
+	cr_assert_eq(r.out_t[1], jiffy_edge(1000, j0 + 100));
+	rig_free(&r);
+}
+
+/* ---- scenario keys ---- */
+
+Test(dm_delay, scenario_keys_follow_the_table)
+{
+	static const char text[] =
+		"[path a]\nservice = exp:1ms\ndelay = 5ms\nwrite_delay = 7\n"
+		"[path b]\nservice = exp:1ms\nflush_delay = 9ms\n"
+		"write_delay = 3ms\nexpiry = ns\nkthread_poll = busy\n"
+		"[path c]\nservice = exp:1ms\n";
+	char err[ERR_MAX] = "";
+	unsigned ms[DELAY_NR_CLASSES];
+	struct scenario sc;
+
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	/* delay= is the 3-word table; a bare number is ms; flush follows
+	 * write unless given its own */
+	delay_class_ms(&sc.paths[0].delay, ms);
+	cr_assert_eq(ms[DELAY_READ], 5);
+	cr_assert_eq(ms[DELAY_WRITE], 7);
+	cr_assert_eq(ms[DELAY_FLUSH], 7);
+	delay_class_ms(&sc.paths[1].delay, ms);
+	cr_assert_eq(ms[DELAY_READ], 0);
+	cr_assert_eq(ms[DELAY_WRITE], 3);
+	cr_assert_eq(ms[DELAY_FLUSH], 9);
+	cr_assert_eq(sc.paths[1].delay.expiry, EXPIRY_NS);
+	cr_assert_eq(sc.paths[1].delay.poll, POLL_BUSY);
+	cr_assert_not(delay_present(&sc.paths[2].delay));
+	/* the command line sets every path */
+	cr_assert_eq(scenario_set(&sc, "delay", "2ms", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "expiry", "jiffies", err), 0, "%s", err);
+	cr_assert_eq(sc.paths[2].delay.write_ms, 2);
+	cr_assert_eq(sc.paths[1].delay.expiry, EXPIRY_JIFFIES);
+	cr_assert_eq(scenario_set(&sc, "timer_wheel", "classic", err), 0);
+	cr_assert_eq(sc.timer_wheel, WHEEL_CLASSIC);
+	/* dm-delay's table has whole milliseconds only */
+	cr_assert_eq(scenario_set(&sc, "delay", "1.5ms", err), -EINVAL);
+	cr_assert(strstr(err, "whole number of milliseconds"), "%s", err);
+	cr_assert_eq(scenario_set(&sc, "read_delay", "999us", err), -EINVAL);
+	cr_assert_eq(scenario_set(&sc, "expiry", "ktime", err), -EINVAL);
+	/* dm-delay is bio-based: request-based multipath cannot stack on it */
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "mode", "request", err), 0);
+	cr_assert_eq(scenario_validate(&sc, err), -EINVAL);
+	cr_assert(strstr(err, "[path a] has a dm-delay layer"), "%s", err);
+	scenario_free(&sc);
+}
+
+/* ---- the synchronous writer of §7.6 ---- */
+
+/* Mean write latency (ns) of the built-in dm-delay-sync scenario. */
+static double sync_mean(const char *hz, const char *delay, const char *expiry,
+			double *min)
+{
+	char err[ERR_MAX] = "";
+	struct run_result res;
+	struct scenario sc;
+	double mean;
+
+	cr_assert_eq(scenario_load_builtin(&sc, "dm-delay-sync", err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_set(&sc, "hz", hz, err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "delay", delay, err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "expiry", expiry, err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "runtime", "2s", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &res, err), 0, "%s", err);
+	cr_assert_gt(res.total.ios, 100);
+	mean = lat_mean(&res.total.lat);
+	if (min)
+		*min = (double)res.total.lat.min;
+	run_result_free(&res);
+	scenario_free(&sc);
+	return mean;
+}
+
+Test(dm_delay_sync, jiffies_expiry_locks_the_writer_to_the_tick)
+{
+	/* HZ=100, 2 ms: d = 1 tick.  Kthread mode releases a bio at the
+	 * first poll after jiffies reaches J + 1 (§7.5), so every write is
+	 * released in the tick after the one it was submitted in; the next
+	 * one is submitted a poll lag plus the 50 us service later, in that
+	 * same tick, and so on.  Each write thus lasts one tick give or take
+	 * the poll lag (at most 250 us + 25 %) and the service. */
+	const double tick = 10e6, poll = 312500, svc = 50000;
+	double m = sync_mean("100", "2ms", "jiffies", NULL);
+
+	cr_assert(m >= tick - poll - svc && m <= tick + poll + svc,
+		  "mean %.0f ns", m);
+	/* at HZ=1000 the same 2 ms are 2 ticks, and that is all it costs */
+	m = sync_mean("1000", "2ms", "jiffies", NULL);
+	cr_assert(m >= 2e6 - 1e6 && m <= 2e6 + poll + svc, "mean %.0f ns", m);
+}
+
+Test(dm_delay_sync, ns_expiry_costs_the_delay_plus_the_poll)
+{
+	/* §7.6: due at submit + 2 ms, released at the first poll after
+	 * that: at most one poll interval (250 us + 25 % slack) late */
+	const double d = 2e6, poll = 312500, svc = 50000;
+	double min, m;
+
+	m = sync_mean("100", "2ms", "ns", &min);
+	cr_assert(m >= d + svc && m <= d + poll + svc, "mean %.0f ns", m);
+	cr_assert_geq(min, d + svc);
+	/* and HZ no longer matters */
+	cr_assert_float_eq(sync_mean("1000", "2ms", "ns", NULL), m, 1e-9);
+}

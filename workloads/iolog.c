@@ -1,0 +1,309 @@
+/*
+ * iolog.c: fio's I/O log ("fio version 2 iolog" and "fio version 3
+ * iolog", fio's iolog.c) read into a list of timed entries for replay.
+ *
+ * Version 2 lines:  FILE add|open|close
+ *                   FILE read|write|trim|sync|datasync|wait OFFSET LENGTH
+ * Version 3 lines:  the same, each after a timestamp in microseconds
+ * since the run began (fio writes utime_since_now()); `wait` is gone.
+ *
+ * Timing, as fio's read_iolog() and delay_since_ttime() have it: an
+ * entry of a version 3 log is due `ts - previous ts` after the previous
+ * line was issued, 0 when the previous timestamp is 0 or larger (fio's
+ * rule, kept), and file actions pass their delays on to the next I/O.  A
+ * version 2 `wait` holds replay until OFFSET milliseconds after the start
+ * (fio's code compares it with mtime_since_genesis(); its HOWTO speaks
+ * of microseconds, the code is followed here).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fio.h"
+
+#define SHOW		"%.40s"
+#define MAX_FILES	4096		/* files one log may add */
+
+struct parse {
+	struct iolog *log;
+	size_t cap;
+	char **files;			/* added, for the use check */
+	unsigned nr_files;
+	uint64_t last_ts;		/* fio's io_log_last_ttime */
+	sim_ns carry;			/* delay of file actions since the
+					   last I/O entry */
+};
+
+/* Splits s (modified) into at most max white-space separated words. */
+static unsigned split_words(char *s, char **w, unsigned max)
+{
+	unsigned n = 0;
+
+	for (;;) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			return n;
+		if (n == max)
+			return max + 1;
+		w[n++] = s;
+		while (*s && !isspace((unsigned char)*s))
+			s++;
+		if (*s)
+			*s++ = '\0';
+	}
+}
+
+/* An unsigned decimal of at most `max`, fio's %llu / %u. */
+static int number(const char *s, uint64_t max, uint64_t *out,
+		  const char *what, char *err)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		return input_error(err, "%s '" SHOW "' is not a number", what,
+				   s);
+	for (; isdigit((unsigned char)*p); p++)
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, (uint64_t)(*p - '0'), &v) ||
+		    v > max)
+			return input_error(err, "%s '" SHOW "' is too large",
+					   what, s);
+	if (*p)
+		return input_error(err, "%s '" SHOW "' is not a number", what,
+				   s);
+	*out = v;
+	return 0;
+}
+
+static int find_file(const struct parse *ps, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < ps->nr_files; i++)
+		if (!strcmp(ps->files[i], name))
+			return (int)i;
+	return -1;
+}
+
+static int file_action(struct parse *ps, const char *name, const char *act,
+		       char *err)
+{
+	if (!strcmp(act, "add")) {
+		if (find_file(ps, name) >= 0)
+			return 0;
+		if (ps->nr_files == MAX_FILES)
+			return input_error(err, "more than %d files",
+					   MAX_FILES);
+		ps->files = xrealloc(ps->files, (ps->nr_files + 1) *
+				     sizeof(*ps->files));
+		ps->files[ps->nr_files++] = xstrdup(name);
+		return 0;
+	}
+	if (strcmp(act, "open") && strcmp(act, "close"))
+		return input_error(err, "unknown file action '" SHOW "' (add, "
+				   "open, close; or an I/O with offset and "
+				   "length)", act);
+	if (find_file(ps, name) < 0)
+		return input_error(err, "%s of '" SHOW "', a file never "
+				   "added", act, name);
+	return 0;
+}
+
+static void add_entry(struct parse *ps, unsigned ddir, uint32_t len,
+		      sim_ns delay)
+{
+	struct iolog *log = ps->log;
+	struct iolog_entry *e;
+
+	if (log->n == ps->cap) {
+		ps->cap = ps->cap ? 2 * ps->cap : 256;
+		log->e = xrealloc(log->e, ps->cap * sizeof(*log->e));
+	}
+	e = &log->e[log->n++];
+	e->ddir = (uint8_t)ddir;
+	e->len = len;
+	e->delay = delay;
+	if (ddir == IOLOG_WAIT) {
+		log->waits++;
+	} else {
+		log->ios[ddir]++;
+		log->bytes[ddir] += len;
+	}
+}
+
+/* The direction fio's read_iolog() gives an action, or -1. */
+static int io_action(const char *act)
+{
+	static const struct {
+		const char *name;
+		int ddir;
+	} acts[] = {
+		{ "read", DDIR_READ }, { "write", DDIR_WRITE },
+		{ "trim", DDIR_TRIM }, { "sync", DDIR_SYNC },
+		{ "datasync", DDIR_SYNC }, { "wait", IOLOG_WAIT },
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(acts); i++)
+		if (!strcmp(act, acts[i].name))
+			return acts[i].ddir;
+	return -1;
+}
+
+static int parse_line(struct parse *ps, char *line, char *err)
+{
+	unsigned v3 = ps->log->version == 3, n;
+	char *w[6];
+	uint64_t ts = 0, off = 0, len = 0;
+	sim_ns delay = 0;
+	int ddir, r;
+
+	n = split_words(line, w, 5);
+	if (!n)
+		return 0;
+	if (n > 5 || n < 2 + v3 || (n != 2 + v3 && n != 4 + v3))
+		return input_error(err, "expected '%sFILE ACTION [OFFSET "
+				   "LENGTH]'", v3 ? "TIMESTAMP " : "");
+	if (v3) {
+		r = number(w[0], UINT64_MAX / NSEC_PER_USEC, &ts, "timestamp",
+			   err);
+		if (r)
+			return r;
+		/* fio's delay_since_ttime(): none after a 0 or later stamp */
+		if (ps->last_ts && ts >= ps->last_ts)
+			delay = (ts - ps->last_ts) * NSEC_PER_USEC;
+		ps->last_ts = ts;
+	}
+	if (n == 2 + v3) {
+		r = file_action(ps, w[v3], w[v3 + 1], err);
+		if (!r)
+			ps->carry += delay;
+		return r;
+	}
+
+	ddir = io_action(w[v3 + 1]);
+	if (ddir < 0)
+		return input_error(err, "unknown action '" SHOW "' (read, "
+				   "write, trim, sync, datasync%s)",
+				   w[v3 + 1], v3 ? "" : ", wait");
+	if (ddir == IOLOG_WAIT && v3)
+		return input_error(err, "'wait' is not allowed in a version 3 "
+				   "log (timestamps time it)");
+	r = number(w[v3 + 2], UINT64_MAX, &off, "offset", err);
+	if (!r)
+		r = number(w[v3 + 3], UINT32_MAX, &len, "length", err);
+	if (r)
+		return r;
+	if (ddir == IOLOG_WAIT) {
+		if (off > UINT64_MAX / NSEC_PER_MSEC)
+			return input_error(err, "wait '" SHOW "' is too long",
+					   w[2]);
+		add_entry(ps, IOLOG_WAIT, 0, off * NSEC_PER_MSEC);
+		return 0;
+	}
+	if (find_file(ps, w[v3]) < 0)
+		return input_error(err, "I/O on '" SHOW "', a file never added",
+				   w[v3]);
+	add_entry(ps, (unsigned)ddir, (uint32_t)len, ps->carry + delay);
+	ps->carry = 0;
+	return 0;
+}
+
+int iolog_parse(struct iolog *log, const char *text, const char *origin,
+		char *err)
+{
+	struct parse ps = { .log = log };
+	char why[ERR_MAX], *buf = NULL;
+	const char *p = text;
+	unsigned line = 0, i;
+	size_t cap = 0;
+	int r = 0;
+
+	memset(log, 0, sizeof(*log));
+	while (*p && !r) {
+		size_t len = strcspn(p, "\n");
+
+		line++;
+		if (len + 1 > cap) {
+			cap = len + 1;
+			buf = xrealloc(buf, cap);
+		}
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		p += len + (p[len] == '\n');
+		if (line > 1) {
+			r = parse_line(&ps, buf, why);
+		} else if (!strncmp(buf, "fio version 2 iolog", 19)) {
+			log->version = 2;
+		} else if (!strncmp(buf, "fio version 3 iolog", 19)) {
+			log->version = 3;
+		} else {
+			r = input_error(why, "not a fio iolog (the first line "
+					"must be 'fio version 2 iolog' or 'fio "
+					"version 3 iolog')");
+		}
+	}
+	if (!r && !line) {
+		line = 1;
+		r = input_error(why, "empty, not a fio iolog");
+	}
+	log->files = ps.nr_files;
+	for (i = 0; i < ps.nr_files; i++)
+		free(ps.files[i]);
+	free(ps.files);
+	free(buf);
+	if (r) {
+		char *c;
+
+		input_error(err, "%s:%u: %s", origin, line, why);
+		for (c = err; *c; c++)
+			if (iscntrl((unsigned char)*c))
+				*c = '?';
+		iolog_free(log);
+	}
+	return r;
+}
+
+int iolog_load(struct iolog *log, const char *path, char *err)
+{
+	char *text = NULL;
+	long size;
+	FILE *f;
+	int r;
+
+	memset(log, 0, sizeof(*log));
+	f = fopen(path, "rb");
+	if (!f)
+		return input_error(err, "%s: %s", path, strerror(errno));
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET)) {
+		r = input_error(err, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	text = xmalloc((size_t)size + 1);
+	if (fread(text, 1, (size_t)size, f) != (size_t)size) {
+		r = input_error(err, "%s: short read", path);
+		goto out;
+	}
+	text[size] = '\0';
+	if (memchr(text, '\0', (size_t)size)) {
+		r = input_error(err, "%s: holds NUL bytes, not a fio iolog",
+				path);
+		goto out;
+	}
+	r = iolog_parse(log, text, path, err);
+out:
+	free(text);
+	fclose(f);
+	return r;
+}
+
+void iolog_free(struct iolog *log)
+{
+	free(log->e);
+	memset(log, 0, sizeof(*log));
+}

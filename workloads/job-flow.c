@@ -1,0 +1,511 @@
+/*
+ * job-flow.c: a job clone that leaves the plain loop of job.c: fio's
+ * queue with batched submission and reaping, thinktime, stonewall groups
+ * and startdelay, variable block sizes and trims, and iolog replay.
+ *
+ * fio's do_io() loop, which this follows: take the next I/O (waiting for
+ * its rate or log time), queue it; submit the batch once it holds
+ * iodepth_batch_submit I/Os or the queue is full; when full, reap at
+ * least iodepth_batch_complete_min completions (at most _max at a time)
+ * and go on reaping down to iodepth_low; then, after every read, write or
+ * trim, check thinktime: once thinktime_blocks are counted, wait for
+ * everything in flight (io_u_quiesce) and stall.  The queue's slots are
+ * the I/Os queued, in flight and completed but not reaped.  CPU time is
+ * zero, so everything a step does happens at one instant.
+ *
+ * flow_progress() runs the state machine of job.h after every event the
+ * job sees; it is re-entered when a submission completes at once (no
+ * usable path), so it loops instead of recursing.
+ */
+#include <stdlib.h>
+
+#include "job.h"
+
+enum make {
+	MADE,			/* an I/O went into the batch */
+	NOT_YET,		/* its rate or log time has not come */
+	EXHAUSTED,		/* the job issues no more */
+};
+
+static void flow_progress(struct job *j);
+
+bool job_staged(const struct scenario *sc)
+{
+	unsigned i;
+
+	for (i = 0; i < sc->nr_jobs; i++)
+		if ((i && sc->jobs[i].stonewall) || sc->jobs[i].startdelay_max)
+			return true;
+	return false;
+}
+
+/* fio's fixups (fixup_options) of the batch options, at depth d. */
+static void flow_queue_conf(struct job_flow *f, const struct job_conf *c,
+			    unsigned d)
+{
+	f->batch_n = c->iodepth_batch;
+	if (!f->batch_n || f->batch_n > d)
+		f->batch_n = d;
+	f->low = c->iodepth_low;
+	if (!f->low || f->low > d)
+		f->low = d;
+	f->cmin = c->iodepth_batch_complete_min ? c->iodepth_batch_complete_min
+						: 1;
+	f->cmax = c->iodepth_batch_complete_max;
+	if (f->cmax < f->cmin)
+		f->cmax = f->cmin;
+}
+
+bool flow_needed(const struct sim *s, const struct job_conf *c)
+{
+	struct job_flow f;
+	unsigned d = job_iodepth(c);
+
+	flow_queue_conf(&f, c, d);
+	return job_staged(s->sc) || !bs_fixed(c) || c->thinktime ||
+	       c->read_iolog[0] || c->rw == RW_TRIMWRITE ||
+	       c->rw == RW_RANDTRIMWRITE || f.batch_n > 1 ||
+	       (f.cmin > 1 && d > 1) || f.low < d;
+}
+
+/* The stonewall group of job section c: the stonewalls up to it. */
+static unsigned flow_group(const struct scenario *sc, const struct job_conf *c)
+{
+	unsigned i, g = 0;
+
+	for (i = 1; i <= (unsigned)(c - sc->jobs); i++)
+		g += sc->jobs[i].stonewall;
+	return g;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+int flow_setup(struct job *j, char *err)
+{
+	const struct job_conf *c = j->conf;
+	struct sim *s = j->sim;
+	struct job_flow *f = xcalloc(1, sizeof(*f));
+	uint64_t bytes = c->io_size ? c->io_size : c->size;
+	unsigned twice = c->rw == RW_TRIMWRITE || c->rw == RW_RANDTRIMWRITE;
+	int r;
+
+	j->flow = f;
+	f->timer = UINT64_MAX;
+	f->end = UINT64_MAX;
+	f->staged = job_staged(s->sc);
+	f->group = flow_group(s->sc, c);
+	f->trim_next = true;
+	flow_queue_conf(f, c, j->depth);
+	/* fio: trimwrite trims and then writes every block: twice the I/O */
+	f->byte_limit = UINT64_MAX;
+	if (bytes && !c->time_based && !c->read_iolog[0])
+		f->byte_limit = sat_mul(sat_mul(bytes, c->loops), 1 + twice);
+	j->limit = c->number_ios ? sat_mul(c->number_ios, 1 + twice)
+				 : UINT64_MAX;
+	bs_setup(f, c);
+	if (!c->read_iolog[0])
+		return 0;
+	/* the clones of one job section share its log */
+	if (j->index && s->jobs[j->index - 1].conf == c) {
+		f->log = s->jobs[j->index - 1].flow->log;
+		return 0;
+	}
+	f->log = xcalloc(1, sizeof(*f->log));
+	f->log_owner = true;
+	r = iolog_load(f->log, c->read_iolog, err);
+	return r;
+}
+
+void flow_teardown(struct job *j)
+{
+	struct job_flow *f = j->flow;
+	struct run_result *res = j->sim->res;
+	unsigned d;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		res->ddir_ios[d] += f->ddir_ios[d];
+		res->ddir_bytes[d] += f->ddir_bytes[d];
+	}
+	bs_teardown(f);
+	if (f->log_owner) {
+		iolog_free(f->log);
+		free(f->log);
+	}
+	free(f);
+	j->flow = NULL;
+}
+
+/* Wakes the job at `at` (EV_JOB_WAKE); an older wake is then ignored. */
+static void flow_timer(struct job *j, sim_ns at)
+{
+	struct job_flow *f = j->flow;
+
+	if (f->timer == at)
+		return;
+	f->timer = at;
+	sim_schedule(j->sim, at, EV_JOB_WAKE, j);
+}
+
+static unsigned flow_busy(const struct job *j)
+{
+	const struct job_flow *f = j->flow;
+
+	return f->batch.n + j->inflight + f->unreaped;
+}
+
+/* ---- starting: stonewall groups and startdelay ---- */
+
+static void flow_begin(struct job *j)
+{
+	const struct job_conf *c = j->conf;
+	struct job_flow *f = j->flow;
+	sim_ns now = j->sim->now;
+
+	f->state = FLOW_RUN;
+	f->start = f->last_issue = f->think_since = now;
+	/* fio counts a job's runtime after its own ramp_time */
+	if (f->staged && c->runtime)
+		f->end = now + c->ramp_time + c->runtime;
+	if (j->open)
+		job_next_arrival(j);
+	flow_progress(j);
+}
+
+/* The job's group may start: startdelay first (a range draws). */
+static void flow_enter(struct job *j)
+{
+	const struct job_conf *c = j->conf;
+	sim_ns d = c->startdelay;
+
+	if (c->startdelay_max > c->startdelay)
+		d += (sim_ns)(gsl_rng_uniform(j->rng) *
+			      (double)(c->startdelay_max - c->startdelay));
+	if (!d) {
+		flow_begin(j);
+		return;
+	}
+	j->flow->state = FLOW_DELAY;
+	flow_timer(j, j->sim->now + d);
+}
+
+void flow_start(struct job *j)
+{
+	if (j->flow->group) {
+		j->flow->state = FLOW_WAIT_GROUP;
+		return;
+	}
+	flow_enter(j);
+}
+
+/* j is done: once its whole group is, the next group starts. */
+static void flow_group_done(struct job *j)
+{
+	struct sim *s = j->sim;
+	unsigned g = j->flow->group, i;
+
+	for (i = 0; i < s->nr_jobs; i++) {
+		const struct job_flow *o = s->jobs[i].flow;
+
+		if (o && o->group == g && o->state != FLOW_DONE)
+			return;
+	}
+	for (i = 0; i < s->nr_jobs; i++) {
+		struct job *o = &s->jobs[i];
+
+		if (o->flow && o->flow->group == g + 1 &&
+		    o->flow->state == FLOW_WAIT_GROUP)
+			flow_enter(o);
+	}
+}
+
+/* ---- issuing ---- */
+
+static unsigned flow_ddir(struct job *j)
+{
+	struct job_flow *f = j->flow;
+
+	if (j->conf->rw == RW_TRIMWRITE || j->conf->rw == RW_RANDTRIMWRITE) {
+		f->trim_next = !f->trim_next;
+		return f->trim_next ? DDIR_WRITE : DDIR_TRIM;
+	}
+	if (!j->mixed)
+		return j->ddir;
+	return gsl_rng_uniform_int(j->rng, 100) >= j->conf->rwmixread ?
+	       DDIR_WRITE : DDIR_READ;
+}
+
+/* The job's next I/O into the batch, if it may go now. */
+static enum make flow_make(struct job *j)
+{
+	struct job_flow *f = j->flow;
+	struct sim *s = j->sim;
+	const struct iolog_entry *e = NULL;
+	struct sim_io *io;
+	unsigned ddir;
+	uint32_t bytes;
+	sim_ns due;
+
+	/* trimwrite ends after a write, never between the halves */
+	if ((j->issued >= j->limit || f->bytes_issued >= f->byte_limit ||
+	     s->now >= f->end) && f->trim_next)
+		return EXHAUSTED;
+	if (f->log) {
+		if (!replay_next(j, &e, &due)) {
+			if (due == UINT64_MAX)
+				return EXHAUSTED;
+			flow_timer(j, due);
+			return NOT_YET;
+		}
+		ddir = e->ddir;
+		bytes = e->len;
+		replay_issued(j, e);
+	} else {
+		if (j->open && !j->backlog)
+			return NOT_YET;
+		if (j->open)
+			j->backlog--;
+		ddir = flow_ddir(j);
+		/* trimwrite writes the block it has just trimmed */
+		if (ddir == DDIR_WRITE && (j->conf->rw == RW_TRIMWRITE ||
+					   j->conf->rw == RW_RANDTRIMWRITE))
+			bytes = f->last_bs;
+		else
+			bytes = bs_draw(j, ddir);
+		f->last_bs = bytes;
+	}
+	io = sim_io_get(s);
+	io->job = j;
+	io->path = NULL;
+	io->bytes = bytes;
+	io->ddir = (uint8_t)ddir;
+	io->write = ddir != DDIR_READ;
+	j->issued++;
+	f->bytes_issued += bytes;
+	f->ddir_ios[ddir]++;
+	f->ddir_bytes[ddir] += bytes;
+	/* fio checks thinktime after reads, writes and trims */
+	f->check = ddir != DDIR_SYNC;
+	fifo_push(&f->batch, io);
+	return MADE;
+}
+
+/* Submits the batch: the I/Os reach the multipath device now. */
+static void flow_commit(struct job *j)
+{
+	struct job_flow *f = j->flow;
+	struct sim *s = j->sim;
+	struct sim_io *io;
+
+	while ((io = fifo_pop(&f->batch))) {
+		io->submit = s->now;
+		j->inflight++;
+		mpath_map(&s->mp, io);
+	}
+}
+
+/*
+ * fio's wait_for_completions(): with the queue full, reap at least
+ * min(complete_min, depth in use) completions, at most complete_max at a
+ * time, and go on until no more than iodepth_low are in use.
+ */
+static void flow_reap(struct job *j)
+{
+	struct job_flow *f = j->flow;
+
+	while (f->reaping || flow_busy(j) >= j->depth) {
+		unsigned busy = flow_busy(j), min, n;
+
+		if (!busy) {
+			f->reaping = false;
+			return;
+		}
+		min = f->cmin < busy ? f->cmin : busy;
+		if (f->unreaped < min) {
+			f->reaping = true;
+			return;
+		}
+		n = f->unreaped < f->cmax ? f->unreaped : f->cmax;
+		f->unreaped -= n;
+		f->reaped += n;
+		f->reaping = flow_busy(j) > f->low;
+	}
+}
+
+/* fio's handle_thinktime(): is a stall due?  Records the count if so. */
+static bool flow_think_due(struct job *j)
+{
+	const struct job_conf *c = j->conf;
+	struct job_flow *f = j->flow;
+	unsigned blocks = c->thinktime_blocks ? c->thinktime_blocks : 1;
+	uint64_t b;
+	bool stall = false;
+
+	if (!c->thinktime)
+		return false;
+	b = c->thinktime_blocks_type == THINK_ISSUE ? j->issued : f->reaped;
+	if (c->thinktime_iotime) {
+		if (j->sim->now - f->think_since >= c->thinktime_iotime)
+			stall = true;
+		else if (!c->thinktime_blocks)
+			return false;
+	}
+	if (b >= f->think_last + blocks)
+		stall = true;
+	if (stall)
+		f->think_last = b;
+	return stall;
+}
+
+/* RUN: reap, check thinktime, issue, until the job must wait. */
+static void flow_run(struct job *j)
+{
+	struct job_flow *f = j->flow;
+
+	for (;;) {
+		flow_reap(j);
+		if (f->check && !f->reaping && flow_busy(j) < j->depth) {
+			f->check = false;
+			if (flow_think_due(j)) {
+				f->state = FLOW_QUIESCE;
+				f->again = true;
+				return;
+			}
+		}
+		if (f->reaping || flow_busy(j) >= j->depth)
+			return;
+		switch (flow_make(j)) {
+		case NOT_YET:
+			return;
+		case EXHAUSTED:
+			f->state = FLOW_DRAIN;
+			f->again = true;
+			return;
+		case MADE:
+			break;
+		}
+		if (f->batch.n >= f->batch_n || flow_busy(j) >= j->depth)
+			flow_commit(j);
+	}
+}
+
+/* QUIESCE and DRAIN: submit what is queued and wait for all of it. */
+static bool flow_drained(struct job *j)
+{
+	struct job_flow *f = j->flow;
+
+	flow_commit(j);
+	f->reaped += f->unreaped;
+	f->unreaped = 0;
+	f->reaping = false;
+	return !j->inflight && !f->batch.n;
+}
+
+static void flow_step(struct job *j)
+{
+	const struct job_conf *c = j->conf;
+	struct job_flow *f = j->flow;
+
+	switch (f->state) {
+	case FLOW_RUN:
+		flow_run(j);
+		break;
+	case FLOW_QUIESCE:
+		if (!flow_drained(j))
+			break;
+		/* fio spins thinktime_spin of it, sleeps the rest */
+		f->state = FLOW_THINK;
+		flow_timer(j, j->sim->now + (c->thinktime > c->thinktime_spin ?
+					     c->thinktime : c->thinktime_spin));
+		break;
+	case FLOW_DRAIN:
+		if (!flow_drained(j))
+			break;
+		f->state = FLOW_DONE;
+		if (j->sim->pev)
+			fault_job_done(j->sim);	/* scripted events may outlive it */
+		flow_group_done(j);
+		break;
+	default:
+		break;
+	}
+}
+
+static void flow_progress(struct job *j)
+{
+	struct job_flow *f = j->flow;
+
+	if (f->in_progress) {
+		f->again = true;
+		return;
+	}
+	f->in_progress = true;
+	do {
+		f->again = false;
+		flow_step(j);
+	} while (f->again);
+	f->in_progress = false;
+}
+
+void flow_complete(struct job *j, struct sim_io *io)
+{
+	sim_io_put(j->sim, io);
+	j->inflight--;
+	j->completed++;
+	j->flow->unreaped++;
+	flow_progress(j);
+}
+
+void flow_arrival(struct job *j)
+{
+	if (j->flow->state != FLOW_RUN)
+		return;
+	j->backlog++;
+	job_next_arrival(j);
+	flow_progress(j);
+}
+
+void job_wake(struct job *j)
+{
+	struct job_flow *f = j->flow;
+
+	if (!f || f->timer != j->sim->now)
+		return;
+	f->timer = UINT64_MAX;
+	switch (f->state) {
+	case FLOW_DELAY:
+		flow_begin(j);
+		break;
+	case FLOW_THINK:
+		f->state = FLOW_RUN;
+		f->think_since = j->sim->now;
+		flow_progress(j);
+		break;
+	default:
+		flow_progress(j);
+		break;
+	}
+}
+
+void job_window(const struct scenario *sc, sim_ns *ramp, sim_ns *runtime)
+{
+	bool staged = job_staged(sc);
+	unsigned i;
+
+	*ramp = *runtime = 0;
+	for (i = 0; i < sc->nr_jobs; i++) {
+		const struct job_conf *c = &sc->jobs[i];
+
+		if (c->runtime > *runtime && !staged)
+			*runtime = c->runtime;
+		/* a job that starts later ramps inside the window */
+		if (staged && (flow_group(sc, c) || c->startdelay_max))
+			continue;
+		if (c->ramp_time > *ramp)
+			*ramp = c->ramp_time;
+	}
+}
