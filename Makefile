@@ -48,7 +48,7 @@ deps:
 	@sh .ci/deps
 
 mpsim: $(BUILD)/mpsim
-	cp $< $@
+	cp $< $@.tmp && mv $@.tmp $@
 
 $(BUILD)/mpsim: $(BUILD)/mpsim.o $(OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDLIBS)

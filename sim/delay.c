@@ -105,8 +105,8 @@ void delay_setup(struct sim *s, uint64_t seed)
 		dc->hz = s->sc->hz;
 		delay_class_ms(c, dc->delay_ms);
 		for (k = 0; k < DELAY_NR_CLASSES; k++)
-			dc->delay_jiffies[k] = msecs_to_jiffies(dc->hz,
-								dc->delay_ms[k]);
+			dc->delay_jiffies[k] =
+				msecs_to_jiffies(dc->hz, dc->delay_ms[k]);
 		dc->kthread = delay_use_kthread(c);
 		/* §7.6: the patch keeps ns only where the kthread polls;
 		 * timer mode keeps its jiffies expiry. */
@@ -284,7 +284,7 @@ static void kthread_poll(struct dm_delay *dc)
 	uint64_t next = 0;
 
 	if (dc->sim->now != dc->wake_at)
-		return;			/* superseded by an earlier run */
+		return;		/* superseded by an earlier run */
 	dc->wake_at = SIM_NEVER;
 	dc->polls++;
 	if (flush_list(dc, &out, &next)) {
@@ -328,9 +328,15 @@ static void softirq_update(struct delay_cpu *cpu)
 static void queue_timeout(struct dm_delay *dc, uint64_t expires)
 {
 	struct delay_cpu *cpu = dc->cpu;
+	bool pending = tw_timer_pending(&dc->timer);
+	uint64_t was = dc->timer.expires;
 
 	tw_timer_reduce(&cpu->wheel, &dc->timer, expires,
 			jiffies_at(dc->hz, dc->sim->now));
+	/* the common case, a later bio: the timer did not move (and the
+	 * classic wheel's next expiry is a walk of every slot) */
+	if (pending && dc->timer.expires == was)
+		return;
 	softirq_update(cpu);
 }
 
@@ -353,7 +359,7 @@ static void softirq_run(struct delay_cpu *cpu)
 	struct sim *s = cpu->sim;
 
 	if (s->now != cpu->softirq_at)
-		return;			/* superseded by an earlier one */
+		return;		/* superseded by an earlier one */
 	cpu->softirq_at = SIM_NEVER;
 	cpu->softirqs++;
 	tw_run(&cpu->wheel, jiffies_at(cpu->hz, s->now), timer_fired, cpu);
@@ -402,9 +408,9 @@ void delay_map(struct dm_delay *dc, struct sim_io *io)
 	e->next = NULL;
 	e->io = io;
 	e->cls = cls;
-	if (dc->ns_expiry)		/* §7.6: ktime + delay */
+	if (dc->ns_expiry)	/* §7.6: ktime + delay */
 		e->expires = s->now + (sim_ns)dc->delay_ms[cls] * NSEC_PER_MSEC;
-	else				/* §7.2: jiffies + msecs_to_jiffies */
+	else			/* §7.2: jiffies + msecs_to_jiffies */
 		e->expires = jiffies_at(dc->hz, s->now) +
 			     dc->delay_jiffies[cls];
 	/* §7.2: the tail of the one list, whatever the expiry */
@@ -457,7 +463,8 @@ static int target_check(const struct dm_delay *dc)
 		return 0;
 	/* the kthread polls while the list holds anything and only then
 	 * (a busy one may have an earlier, superseded run pending) */
-	if (dc->kthread && !dc->busy_poll && (n != 0) != (dc->wake_at != SIM_NEVER))
+	if (dc->kthread && !dc->busy_poll &&
+	    (n != 0) != (dc->wake_at != SIM_NEVER))
 		return 0;
 	if (dc->kthread && n && dc->wake_at == SIM_NEVER)
 		return 0;

@@ -53,7 +53,7 @@ struct delay_cpu {
 	struct sim *sim;
 	unsigned hz;
 	sim_ns wq_latency;		/* kdelayd: queue_work to the work */
-	sim_ns softirq_at;		/* the pending softirq, SIM_NEVER: none */
+	sim_ns softirq_at;		/* pending softirq; SIM_NEVER: none */
 	uint64_t softirqs;		/* softirq runs that had work */
 	struct tw_wheel wheel;		/* per-CPU timer base */
 };
@@ -63,12 +63,12 @@ struct dm_delay {
 	enum delay_wake_kind kind;	/* WAKE_TARGET */
 	struct sim_path *path;		/* the path it sits on */
 	struct sim *sim;
-	struct delay_cpu *cpu;		/* timer mode: where its timer is */
+	struct delay_cpu *cpu;		/* timer mode: its timer's CPU */
 	unsigned hz;
 	unsigned delay_ms[DELAY_NR_CLASSES];	/* per class; 0 = none */
 	uint64_t delay_jiffies[DELAY_NR_CLASSES]; /* msecs_to_jiffies(ms) */
 	bool kthread;			/* kthread mode, else timer mode */
-	bool ns_expiry;			/* §7.6 due times (kthread mode only) */
+	bool ns_expiry;			/* §7.6's due times (kthread) */
 	bool busy_poll;			/* 6.7-6.15 kthread: no sleep */
 	unsigned sleep_us;		/* 6.16+ worker_sleep_us */
 	gsl_rng *rng;			/* the sleeps' slack */
@@ -76,7 +76,7 @@ struct dm_delay {
 	struct delay_entry *head, *tail; /* the delayed list, FIFO */
 	struct delay_entry *spare;	/* unused entries */
 	unsigned nr;			/* entries on the list */
-	unsigned ops[DELAY_NR_CLASSES];	/* status info: delayed per class */
+	unsigned ops[DELAY_NR_CLASSES];	/* status info: held per class */
 
 	sim_ns wake_at;			/* kthread: its pending poll,
 					   SIM_NEVER while it sleeps idle */

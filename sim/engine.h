@@ -161,7 +161,7 @@ struct sim {
 	struct sim_io *io_mem;		/* all I/Os, for freeing */
 	uint64_t outstanding;		/* I/Os below the multipath device */
 	struct run_result *res;
-	struct path_ev *pev;		/* the scenario's fail/reinstate events */
+	struct path_ev *pev;		/* scenario's fail/reinstate events */
 	struct delay_cpu *delay_cpu;	/* dm-delay's timer base; NULL: none */
 };
 

@@ -106,6 +106,9 @@ void mpath_map(struct mpath *m, struct sim_io *io)
 	}
 	io->path = p;
 	io->mapped = s->now;
+	/* a clone not yet started by the driver has io_start_time_ns 0, which
+	 * is what end_io sees if the path errors it while still queued */
+	io->dispatch = 0;
 	if (m->mode == MODE_BIO)
 		io->start_time = bio_start_time(m, io);
 	if (m->ps.type->start_io)

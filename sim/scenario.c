@@ -488,7 +488,7 @@ static int set_expiry(struct target *t, const char *v, char *err)
 
 static int set_kthread_poll(struct target *t, const char *v, char *err)
 {
-	if (!strcmp(v, "mainline") || !strcmp(v, "sleep"))
+	if (!strcmp(v, "mainline"))
 		t->path->delay.poll = POLL_SLEEP;
 	else if (!strcmp(v, "busy"))
 		t->path->delay.poll = POLL_BUSY;
@@ -1337,5 +1337,6 @@ int scenario_validate(const struct scenario *sc, char *err)
 				   "iodepth=%u is capped at 1 (as fio does; "
 				   "use ioengine=libaio)", j->name,
 				   ioengine_name(j->ioengine), j->iodepth);
+	fio_warn_jobs(sc);
 	return 0;
 }

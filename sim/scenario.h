@@ -43,7 +43,7 @@ struct dist {
 /* dm-delay's due time for a delayed bio (kernel.md §7.2, §7.6). */
 enum delay_expiry {
 	EXPIRY_JIFFIES,		/* jiffies + msecs_to_jiffies(ms): mainline */
-	EXPIRY_NS,		/* ktime + ms: the §7.6 patch, kthread mode only */
+	EXPIRY_NS,		/* ktime + ms: §7.6's patch, kthread mode */
 };
 
 /* How dm-delay's kthread waits between polls (kernel.md §7.4). */
@@ -58,11 +58,11 @@ enum delay_poll {
  * All three 0: no layer at all.
  */
 struct delay_conf {
-	unsigned read_ms;		/* read class (and everything not a write) */
+	unsigned read_ms;		/* read class: all but writes */
 	unsigned write_ms;		/* write class */
 	unsigned flush_ms;		/* flush class: follows write_ms, as the
 					   6-word table has it, unless set */
-	bool flush_given;		/* flush_delay= was set (9-word table) */
+	bool flush_given;		/* flush_delay= set (9-word table) */
 	enum delay_expiry expiry;
 	enum delay_poll poll;		/* kthread_poll= */
 };
@@ -220,7 +220,7 @@ struct scenario {
 	unsigned hz;
 	sim_ns uptime;			/* uptime when the run starts */
 	bool queue_if_no_path;
-	enum timer_wheel timer_wheel;	/* dm-delay timer mode; default levels */
+	enum timer_wheel timer_wheel;	/* dm-delay timer mode's wheel */
 	sim_ns workqueue_latency;	/* kdelayd: work queued to work run */
 	struct path_event *events;	/* fail=/reinstate=, in given order */
 	unsigned nr_events;

@@ -29,7 +29,8 @@ struct rig {
 	struct sim s;
 	struct run_result res;
 	struct sim_io io[RIG_IOS];
-	struct sim_io *out[RIG_IOS];	/* in the order they reached the device */
+	struct sim_io *out[RIG_IOS];	/* in the order they reached the
+					   device */
 	sim_ns out_t[RIG_IOS];
 	unsigned nout;
 	sim_ns wakes[64];		/* EV_DELAY_WAKE instants */
@@ -109,7 +110,8 @@ static void rig_run(struct rig *r, sim_ns t)
 			r->out[r->nout] = io;
 			r->out_t[r->nout++] = io->dispatch;
 		} else {
-			cr_assert_fail("unexpected event %s", ev_kind_name[e.kind]);
+			cr_assert_fail("unexpected event %s",
+				       ev_kind_name[e.kind]);
 		}
 	}
 }
@@ -203,8 +205,8 @@ Test(dm_delay, expiry_is_msecs_to_jiffies_rounded_up)
 				     t[h].j[i], "HZ %u, %u ms", t[h].hz, ms[i]);
 			/* arrive 30% into a tick */
 			j0 = jiffies_at(t[h].hz, r.s.now) + 7;
-			t0 = jiffy_edge(t[h].hz, j0) +
-			     tick_len(t[h].hz, jiffy_edge(t[h].hz, j0)) * 3 / 10;
+			t0 = jiffy_edge(t[h].hz, j0);
+			t0 += tick_len(t[h].hz, t0) * 3 / 10;
 			rig_submit(&r, 0, true, t0);
 			rig_run(&r, SIM_NEVER);
 			cr_assert_eq(r.nout, 1);
@@ -335,7 +337,8 @@ Test(dm_delay, ns_expiry_is_not_used_in_timer_mode)
 
 	rig_init(&r, "hz = 100", "delay = 60ms\nexpiry = ns");
 	cr_assert_not(rig_dc(&r)->kthread);
-	cr_assert_not(rig_dc(&r)->ns_expiry, "§7.6 keeps timer mode's jiffies");
+	cr_assert_not(rig_dc(&r)->ns_expiry,
+		      "§7.6 keeps timer mode's jiffies");
 	rig_free(&r);
 }
 
@@ -407,9 +410,10 @@ Test(dm_delay, timer_is_reduced_for_an_earlier_entry_and_rearmed_after)
 	rig_init(&r, "hz = 1000\ntimer_wheel = classic",
 		 "read_delay = 100ms\nwrite_delay = 60ms");
 	j0 = jiffies_at(1000, r.s.now) + 2;
-	rig_submit(&r, 0, false, jiffy_edge(1000, j0) + 10);	/* J + 100 */
+	/* a read due at J + 100, then a write due at J + 60 */
+	rig_submit(&r, 0, false, jiffy_edge(1000, j0) + 10);
 	cr_assert_eq(rig_dc(&r)->timer.expires, j0 + 100);
-	rig_submit(&r, 1, true, jiffy_edge(1000, j0) + 20);	/* J + 60 */
+	rig_submit(&r, 1, true, jiffy_edge(1000, j0) + 20);
 	cr_assert_eq(rig_dc(&r)->timer.expires, j0 + 60, "timer_reduce");
 	rig_run(&r, SIM_NEVER);
 	cr_assert_eq(r.nout, 2);
@@ -429,7 +433,7 @@ Test(dm_delay, scenario_keys_follow_the_table)
 		"[path a]\nservice = exp:1ms\ndelay = 5ms\nwrite_delay = 7\n"
 		"[path b]\nservice = exp:1ms\nflush_delay = 9ms\n"
 		"write_delay = 3ms\nexpiry = ns\nkthread_poll = busy\n"
-		"[path c]\nservice = exp:1ms\n";
+		"[path c]\nservice = exp:1ms\n[j]\nnumber_ios = 1\n";
 	char err[ERR_MAX] = "";
 	unsigned ms[DELAY_NR_CLASSES];
 	struct scenario sc;

@@ -89,8 +89,8 @@ static void parse_bad(const char *text, const char *want)
 
 Test(path_failures, bad_events_name_file_and_line)
 {
-	parse_bad("[multipath]\n\nfail = c at 1s\n[path a]\nservice = exp:1ms\n",
-		  "t.ini:3: fail: no [path c]");
+	parse_bad("[multipath]\n\nfail = c at 1s\n[path a]\n"
+		  "service = exp:1ms\n", "t.ini:3: fail: no [path c]");
 	parse_bad("[multipath]\nreinstate = a at then\n[path a]\n"
 		  "service = exp:1ms\n", "t.ini:2: reinstate:");
 	parse_bad("[multipath]\nfail = a\n[path a]\nservice = exp:1ms\n",
@@ -277,9 +277,12 @@ struct ledger_case {
 ParameterizedTestParameters(path_failures, no_io_lost_or_counted_twice)
 {
 	static struct ledger_case c[] = {
-		{ "round-robin", "bio", "1" }, { "round-robin", "request", "0" },
-		{ "queue-length", "bio", "0" }, { "queue-length", "request", "1" },
-		{ "service-time", "bio", "1" }, { "service-time", "request", "0" },
+		{ "round-robin", "bio", "1" },
+		{ "round-robin", "request", "0" },
+		{ "queue-length", "bio", "0" },
+		{ "queue-length", "request", "1" },
+		{ "service-time", "bio", "1" },
+		{ "service-time", "request", "0" },
 		{ "historical-service-time", "bio", "0" },
 		{ "historical-service-time", "request", "1" },
 	};
@@ -297,13 +300,15 @@ ParameterizedTest(struct ledger_case *c, path_failures,
 	static const char text[] =
 		"[multipath]\nhz = 250\n"
 		"fail = a at 3ms\nfail = b at 7ms\nfail = d at 8ms\n"
-		"fail = c at 9ms\nreinstate = a at 12ms\nreinstate = c at 15ms\n"
-		"reinstate = b at 15ms\nreinstate = d at 30ms\nfail = a at 40ms\n"
+		"fail = c at 9ms\nreinstate = a at 12ms\n"
+		"reinstate = c at 15ms\nreinstate = b at 15ms\n"
+		"reinstate = d at 30ms\nfail = a at 40ms\n"
 		"[path a]\nservice = exp:100us\nlatency = 30us\n"
 		"[path b]\nservice = exp:300us\nslots = 2\ndelay = 3ms\n"
 		"[path c]\nservice = gamma:200us,0.5\n"
 		"[path d]\nservice = exp:1ms\nslots = 0\nlatency = 50us\n"
-		"[j]\nrw = randrw\niodepth = 16\nnumjobs = 3\nnumber_ios = 400\n";
+		"[j]\nrw = randrw\niodepth = 16\nnumjobs = 3\n"
+		"number_ios = 400\n";
 	char err[ERR_MAX] = "";
 	struct run_result r;
 	struct scenario sc;

@@ -1,8 +1,6 @@
 /*
- * test_fio_job.c: fio job files and fio's job options: the reader
- * (include, variables, warnings, refusals), block-size splits and ranges,
- * thinktime, batching, sync engines, stonewall, and every job file of
- * fio's own examples and of tests/jobs/.
+ * test_fio_job.c: fio job files and options: the reader, block sizes,
+ * thinktime, batches, sync engines, stonewall, and whole job files.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -108,6 +106,8 @@ static int load_jobs(struct scenario *sc, const char *base, const char *path,
 	r = scenario_load_jobs(sc, path, err);
 	if (!r)
 		r = scenario_validate(sc, err);
+	if (r)
+		scenario_free(sc);
 	return r;
 }
 
@@ -292,6 +292,14 @@ Test(fio_job, thinktime_closed_form_at_depth_1)
 	run_result_free(&res);
 	scenario_free(&sc);
 
+	/* thinktime_iotime alone: a stall after each 1 ms of I/O */
+	parse_ok(&sc, ONE_PATH "[j]\nioengine=psync\nthinktime=400us\n"
+		 "thinktime_iotime=1ms\nnumber_ios=20\n");
+	run_ok(&sc, &res);
+	cr_assert_eq(res.window, 2 * 1400 * US);
+	run_result_free(&res);
+	scenario_free(&sc);
+
 	/* thinktime_spin is part of the stall, not added to it */
 	parse_ok(&sc, ONE_PATH "[j]\nioengine=psync\nthinktime=400us\n"
 		 "thinktime_spin=100us\nnumber_ios=10\n");
@@ -369,6 +377,14 @@ Test(fio_job, batch_complete_min_reaps_in_batches)
 	cr_assert_eq(res.total.ios, 8);
 	cr_assert_eq(res.window, 800 * US);
 	cr_assert_float_eq(lat_mean(&res.total.lat), 250 * US, 1e-6);
+	run_result_free(&res);
+	scenario_free(&sc);
+
+	/* iodepth_low=1: once full, the queue drains to 1 before refilling */
+	parse_ok(&sc, ONE_PATH "[j]\niodepth=4\niodepth_low=1\nnumber_ios=8\n");
+	run_ok(&sc, &res);
+	cr_assert_eq(res.window, 800 * US);
+	cr_assert_float_eq(lat_mean(&res.total.lat), 262.5 * US, 1e-6);
 	run_result_free(&res);
 	scenario_free(&sc);
 }

@@ -1,8 +1,6 @@
 /*
- * test_iolog.c: fio's I/O logs, versions 2 and 3: parsing (counts, bytes,
- * directions, delays, bad logs with FILE:LINE) and replay (a log fio
- * wrote, timed replay against the timestamps, replay_no_stall, waits,
- * replay_time_scale, replay_skip, the depth bound).
+ * test_iolog.c: fio I/O logs, versions 2 and 3: parsing, bad logs, and
+ * replay (timed, replay_no_stall, waits, scaling, skips, depth).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,6 @@
 /*
- * bs.c: the block size of a job's next I/O: fixed, a range (bsrange:
- * a multiple of the smallest size, uniformly), or a weighted split
- * (bssplit, drawn with GSL's discrete sampler).
+ * bs.c: the block size of a job's next I/O: fixed, a range (bsrange), or
+ * a weighted split (bssplit, drawn with GSL's discrete sampler).
  */
 #include "job.h"
 

@@ -1,7 +1,13 @@
 /*
  * fio-expr.c: fio's integer arithmetic in option values ("(8*1024)k",
- * "2*$ncpus"): a recursive-descent evaluator over signed 64-bit integers.
- *
+ * "2*$ncpus"), evaluated by recursive descent over 64-bit integers.
+ */
+#include <ctype.h>
+#include <stdio.h>
+
+#include "fio.h"
+
+/*
  * Grammar (fio's operators; ^ is a power and binds right):
  *   expr  := term  { ('+' | '-') term }
  *   term  := power { ('*' | '/' | '%') power }
@@ -9,10 +15,6 @@
  *   unary := ('+' | '-') unary | atom
  *   atom  := NUMBER | '(' expr ')'        NUMBER: decimal or 0x hex
  */
-#include <ctype.h>
-#include <stdio.h>
-
-#include "fio.h"
 
 #define MAX_NEST	32		/* parentheses deep */
 

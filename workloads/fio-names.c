@@ -1,7 +1,6 @@
 /*
- * fio-names.c: every option of fio 3.33 (its HOWTO, --cmdhelp=all and
- * --enghelp for each engine, aliases included) and how mpsim treats the
- * ones it does not model: quietly, with a warning, or as an error.
+ * fio-names.c: every option name of fio 3.33 (HOWTO, --cmdhelp, --enghelp)
+ * and how mpsim treats those it does not model: quietly, warned, refused.
  */
 #include <stdlib.h>
 #include <string.h>

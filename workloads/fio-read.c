@@ -1,7 +1,6 @@
 /*
- * fio-read.c: fio's job-file format over the ini reader: `include FILE`
- * (nested, guarded against loops), ${VAR} from the environment, fio's
- * $pagesize/$mb_memory/$ncpus keywords and arithmetic in values.
+ * fio-read.c: fio's job-file format over the ini reader: nested `include`,
+ * ${VAR}, the $pagesize/$mb_memory/$ncpus keywords and arithmetic.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -1,7 +1,6 @@
 /*
- * fio.h: fio's own formats as mpsim reads them: job files (include,
- * ${VAR}, $keywords, arithmetic), the job options beyond the scenario's
- * basic ones, how mpsim treats every other fio option, and I/O logs.
+ * fio.h: fio's own formats as mpsim reads them: job files, the job options
+ * beyond the basic ones, every other fio option's fate, and I/O logs.
  */
 #ifndef MPSIM_FIO_H
 #define MPSIM_FIO_H
@@ -71,11 +70,22 @@ int fio_expr_eval(const char *s, int64_t *out, const char **end, char *err);
 int fio_job_option(struct job_conf *j, const char *key, const char *value,
 		   const char *where, char *err);
 
-/* The options scenario.c's table keeps but whose values fio-opts.c reads:
- * bs/blocksize ("4k", "4k,64k", ",8k,") and rw ("randrw", "read:8k"). */
-int fio_set_bs(struct job_conf *j, const char *v, char *err);
+/* rw=MODE[:N], the modes with trims; the ":N" offset modifier is warned
+ * about and ignored (scenario.c's rw= calls it). */
 int fio_set_rw(struct job_conf *j, const char *v, const char *where,
 	       char *err);
+
+/* ---- workloads/fio-bs.c: block sizes per direction ---- */
+
+/*
+ * bs ("4k", "4k,64k", ",8k,": reads, then writes, then trims; a value
+ * applies to the directions after it, an empty one is fio's 4k), bsrange
+ * ("4k-64k", a range per direction) and bssplit ("4k/60:64k/40", a split
+ * per direction).  Each returns 0 or -EINVAL with err set.
+ */
+int fio_set_bs(struct job_conf *j, const char *v, char *err);
+int fio_set_bsrange(struct job_conf *j, const char *v, char *err);
+int fio_set_bssplit(struct job_conf *j, const char *v, char *err);
 
 /* The defaults of the options above (scenario.c's job_defaults calls it);
  * fio_file_defaults() adds fio's own engine and randrepeat, for job files
@@ -86,6 +96,10 @@ void fio_file_defaults(struct job_conf *j);
 /* The checks of a job that only these options need ("thinktime with
  * rate_iops"); a message without the job's name.  0 or -EINVAL. */
 int fio_validate_job(const struct job_conf *j, char *err);
+
+/* Warnings about the jobs together (a ramp_time of a job that starts
+ * after a stonewall or a startdelay is measured, not excluded). */
+void fio_warn_jobs(const struct scenario *sc);
 
 /* True when the job ends without runtime: size, number_ios or a log. */
 bool fio_job_bounded(const struct job_conf *j);

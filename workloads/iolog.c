@@ -1,7 +1,16 @@
 /*
- * iolog.c: fio's I/O log ("fio version 2 iolog" and "fio version 3
- * iolog", fio's iolog.c) read into a list of timed entries for replay.
- *
+ * iolog.c: fio's I/O log, versions 2 and 3 (fio's iolog.c), read into a
+ * list of timed entries for replay.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fio.h"
+
+/*
  * Version 2 lines:  FILE add|open|close
  *                   FILE read|write|trim|sync|datasync|wait OFFSET LENGTH
  * Version 3 lines:  the same, each after a timestamp in microseconds
@@ -15,13 +24,6 @@
  * (fio's code compares it with mtime_since_genesis(); its HOWTO speaks
  * of microseconds, the code is followed here).
  */
-#include <ctype.h>
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "fio.h"
 
 #define SHOW		"%.40s"
 #define MAX_FILES	4096		/* files one log may add */

@@ -1,8 +1,12 @@
 /*
- * job-flow.c: a job clone that leaves the plain loop of job.c: fio's
- * queue with batched submission and reaping, thinktime, stonewall groups
- * and startdelay, variable block sizes and trims, and iolog replay.
- *
+ * job-flow.c: a job clone beyond job.c's plain loop: fio's batched queue,
+ * thinktime, stonewall groups, startdelay, varying sizes, trims, replay.
+ */
+#include <stdlib.h>
+
+#include "job.h"
+
+/*
  * fio's do_io() loop, which this follows: take the next I/O (waiting for
  * its rate or log time), queue it; submit the batch once it holds
  * iodepth_batch_submit I/Os or the queue is full; when full, reap at
@@ -17,9 +21,6 @@
  * job sees; it is re-entered when a submission completes at once (no
  * usable path), so it loops instead of recursing.
  */
-#include <stdlib.h>
-
-#include "job.h"
 
 enum make {
 	MADE,			/* an I/O went into the batch */
@@ -426,6 +427,9 @@ static void flow_step(struct job *j)
 		if (!flow_drained(j))
 			break;
 		f->state = FLOW_DONE;
+		/* as the plain loop leaves a job that is done */
+		j->limit = j->issued;
+		j->backlog = 0;
 		if (j->sim->pev)
 			fault_job_done(j->sim);	/* scripted events may outlive it */
 		flow_group_done(j);

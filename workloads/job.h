@@ -1,7 +1,6 @@
 /*
- * job.h: what the job clone's files share inside workloads/: the state
- * of a job that leaves the plain closed or open loop (struct job_flow),
- * its block-size draws and its replay cursor.
+ * job.h: what the job clone's files in workloads/ share: the state of a
+ * job beyond the plain loop, its block-size draws and replay cursor.
  */
 #ifndef MPSIM_JOB_H
 #define MPSIM_JOB_H

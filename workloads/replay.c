@@ -1,12 +1,15 @@
 /*
- * replay.c: when a replaying job clone may issue its log's next entry.
- * fio's iolog_delay() sleeps an entry's delay counted from the previous
- * issue, never less, so a replay held back by its depth does not catch
- * up; replay_no_stall drops the delays, replay_time_scale scales them
- * (percent of the logged rate), replay_skip drops whole directions
- * (with their delays, as fio's read_iolog() does).
+ * replay.c: when a replaying job clone may issue its log's next entry
+ * (fio's iolog_delay(): each delay counts from the previous issue).
  */
 #include "job.h"
+
+/*
+ * A replay held back by its depth does not catch up, as in fio;
+ * replay_no_stall drops the delays, replay_time_scale scales them
+ * (percent of the logged rate), replay_skip drops whole directions (with
+ * their delays, as fio's read_iolog() does).
+ */
 
 /* An entry's delay at the job's replay_time_scale. */
 static sim_ns scaled(const struct job_conf *c, sim_ns d)
