@@ -144,6 +144,21 @@ uint64_t start_stamp(enum start_clock c, unsigned hz, sim_ns submit,
 	return mapped;
 }
 
+uint64_t sched_clock_at(const struct sched_clock *c, unsigned hz, sim_ns t)
+{
+	__int128 v;
+
+	/* kernel/sched/clock.c's weak sched_clock(): whole ticks since boot,
+	 * NSEC_PER_SEC / HZ each (3333333 ns at HZ=300, integer division) */
+	if (c->jiffies)
+		return (jiffies_at(hz, t) - initial_jiffies(hz)) *
+		       (NSEC_PER_SEC / hz);
+	v = (__int128)t + c->offset + (__int128)t * c->drift_ppm / 1000000;
+	if (v < 0)
+		return 0;
+	return v > (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
 /* ORDER: enum start_clock. */
 static const char *const start_clock_names[] = {
 	[START_JIFFIES] = "jiffies",

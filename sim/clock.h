@@ -60,6 +60,22 @@ uint64_t msecs_to_jiffies(unsigned hz, unsigned int m);
 uint64_t start_stamp(enum start_clock c, unsigned hz, sim_ns submit,
 		     sim_ns mapped);
 
+/*
+ * The scheduler's clock, sched_clock() (kernel.md §1.5), which
+ * historical-service-time's select_path read in 5.8-5.17 (§3.10) while its
+ * end_io stamped stale_after with ktime.  On x86 with a stable TSC it is
+ * ns since about boot, not NTP-slewed: ktime plus an offset and a rate
+ * error.  Without an arch clock the weak default counts jiffies.
+ */
+struct sched_clock {
+	bool jiffies;		/* the weak default: (jiffies - INITIAL) * TICK */
+	int64_t offset;		/* sched_clock - ktime at boot, ns */
+	int32_t drift_ppm;	/* its rate error against ktime, ppm */
+};
+
+/* sched_clock() at uptime t; never below 0. */
+uint64_t sched_clock_at(const struct sched_clock *c, unsigned hz, sim_ns t);
+
 /* Name <-> enum for --clock; returns -EINVAL for an unknown name. */
 int start_clock_parse(const char *name, enum start_clock *c);
 const char *start_clock_name(enum start_clock c);

@@ -113,6 +113,8 @@ struct mpath {
 	unsigned hz;
 	bool hr_timer;			/* selector has PS_USE_HR_TIMER */
 	bool queue_if_no_path;
+	bool select_sched_clock;	/* select_path's now is sched_clock */
+	struct sched_clock sched;
 	struct path_selector ps;
 	struct io_fifo queued;		/* I/Os waiting for a usable path */
 	unsigned nr_valid;		/* paths not failed */

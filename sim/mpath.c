@@ -23,6 +23,8 @@ int mpath_setup(struct mpath *m, struct sim *s, char *err)
 	m->clock = sc->clock;
 	m->hz = sc->hz;
 	m->queue_if_no_path = sc->queue_if_no_path;
+	m->select_sched_clock = sc->select_sched_clock;
+	m->sched = sc->sched;
 	if (!t)
 		return input_error(err, "unknown selector '%s' (see: mpsim list selectors)",
 				   sc->selector);
@@ -85,7 +87,16 @@ void mpath_map(struct mpath *m, struct sim_io *io)
 	struct ps_path *pp;
 	struct sim_path *p;
 
-	pp = m->ps.type->select_path(&m->ps, io->bytes, s->now);
+	/*
+	 * The clock select_path reads: ktime_get_ns() since 5.18; before
+	 * that HST read sched_clock() here while end_io stamped stale_after
+	 * with ktime, so an offset between them shifts every staleness
+	 * decision (§3.10, commit ce40426fdc3c).
+	 */
+	sim_ns now = m->select_sched_clock ?
+		sched_clock_at(&m->sched, m->hz, s->now) : s->now;
+
+	pp = m->ps.type->select_path(&m->ps, io->bytes, now);
 	if (!pp) {
 		/* No usable path is not an error: queue or fail (§2.2). */
 		if (s->measuring)

@@ -73,9 +73,10 @@ static void header_line(FILE *f, const char *lead,
 			const struct provenance *pv, const struct scenario *sc)
 {
 	fprintf(f, "%smpsim %s: scenario %s, selector %s, clock %s, mode %s, "
-		"HZ %u, seed %llu%s%s\n", lead, MPSIM_VERSION, pv->scenario,
+		"HZ %u, %sseed %llu%s%s\n", lead, MPSIM_VERSION, pv->scenario,
 		sc->selector, start_clock_name(sc->clock), mode_name(sc->mode),
-		sc->hz, (unsigned long long)pv->seed,
+		sc->hz, sc->select_sched_clock ? "select_clock sched_clock, " : "",
+		(unsigned long long)pv->seed,
 		pv->options && *pv->options ? ", options: " : "",
 		pv->options ? pv->options : "");
 }
@@ -201,9 +202,14 @@ static void json_meta(FILE *f, const struct provenance *pv,
 	fputs(", \"selector_args\": ", f);
 	json_string(f, sc->selector_args);
 	fprintf(f, ", \"clock\": \"%s\", \"hz\": %u, \"uptime_s\": %.9g, "
-		"\"queue_if_no_path\": %s, \"command_line\": ",
+		"\"queue_if_no_path\": %s, \"select_clock\": \"%s\", "
+		"\"sched_clock\": \"%s\", \"sched_clock_offset_ns\": %lld, "
+		"\"sched_clock_drift_ppm\": %d, \"command_line\": ",
 		start_clock_name(sc->clock), sc->hz, (double)sc->uptime / 1e9,
-		sc->queue_if_no_path ? "true" : "false");
+		sc->queue_if_no_path ? "true" : "false",
+		sc->select_sched_clock ? "sched_clock" : "ktime",
+		sc->sched.jiffies ? "jiffies" : "tsc",
+		(long long)sc->sched.offset, (int)sc->sched.drift_ppm);
 	json_string(f, pv->options ? pv->options : "");
 	fputs("}}", f);
 }

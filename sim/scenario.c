@@ -304,6 +304,62 @@ static int set_uptime(struct target *t, const char *v, char *err)
 	return parse_duration(v, NSEC_PER_SEC, &t->sc->uptime, err);
 }
 
+static int set_select_clock(struct target *t, const char *v, char *err)
+{
+	if (!strcmp(v, "ktime"))
+		t->sc->select_sched_clock = false;
+	else if (!strcmp(v, "sched_clock"))
+		t->sc->select_sched_clock = true;
+	else
+		return input_error(err, "unknown select clock '" SHOW "' (use "
+				   "ktime, 5.18+, or sched_clock, 5.8-5.17)", v);
+	return 0;
+}
+
+static int set_sched_clock(struct target *t, const char *v, char *err)
+{
+	if (!strcmp(v, "tsc"))
+		t->sc->sched.jiffies = false;
+	else if (!strcmp(v, "jiffies"))
+		t->sc->sched.jiffies = true;
+	else
+		return input_error(err, "unknown sched_clock '" SHOW "' (use "
+				   "tsc or jiffies)", v);
+	return 0;
+}
+
+/* A signed duration: sched_clock may run ahead of ktime or behind it. */
+static int set_sched_clock_offset(struct target *t, const char *v, char *err)
+{
+	bool neg = *v == '-';
+	sim_ns d;
+	int r;
+
+	r = parse_duration(v + neg, 0, &d, err);
+	if (r)
+		return r;
+	if (d > (sim_ns)INT64_MAX)
+		return input_error(err, "offset '" SHOW "' is too large", v);
+	t->sc->sched.offset = neg ? -(int64_t)d : (int64_t)d;
+	return 0;
+}
+
+static int set_sched_clock_drift(struct target *t, const char *v, char *err)
+{
+	bool neg = *v == '-';
+	uint64_t ppm;
+	int r;
+
+	r = parse_uint(v + neg, &ppm, err);
+	if (r)
+		return r;
+	/* hundreds of ppm are what unsynchronised clocks show (§1.5) */
+	if (ppm > 100000)
+		return input_error(err, "drift '" SHOW "' is beyond 100000 ppm", v);
+	t->sc->sched.drift_ppm = neg ? -(int32_t)ppm : (int32_t)ppm;
+	return 0;
+}
+
 static int set_queue_if_no_path(struct target *t, const char *v, char *err)
 {
 	return parse_bool(v, &t->sc->queue_if_no_path, err);
@@ -674,6 +730,10 @@ static const struct option options[] = {
 	{ "hz", SEC_MULTIPATH, 0, set_hz },
 	{ "uptime", SEC_MULTIPATH, 0, set_uptime },
 	{ "queue_if_no_path", SEC_MULTIPATH, 0, set_queue_if_no_path },
+	{ "select_clock", SEC_MULTIPATH, 0, set_select_clock },
+	{ "sched_clock", SEC_MULTIPATH, 0, set_sched_clock },
+	{ "sched_clock_offset", SEC_MULTIPATH, 0, set_sched_clock_offset },
+	{ "sched_clock_drift_ppm", SEC_MULTIPATH, 0, set_sched_clock_drift },
 	{ "timer_wheel", SEC_MULTIPATH, 0, set_timer_wheel },
 	{ "workqueue_latency", SEC_MULTIPATH, 0, set_workqueue_latency },
 	{ "fail", SEC_MULTIPATH, 0, set_fail },

@@ -220,6 +220,9 @@ struct scenario {
 	unsigned hz;
 	sim_ns uptime;			/* uptime when the run starts */
 	bool queue_if_no_path;
+	bool select_sched_clock;	/* select_path reads sched_clock (HST
+					   5.8-5.17), not ktime (5.18+) */
+	struct sched_clock sched;	/* that clock, relative to ktime */
 	enum timer_wheel timer_wheel;	/* dm-delay timer mode's wheel */
 	sim_ns workqueue_latency;	/* kdelayd: work queued to work run */
 	struct path_event *events;	/* fail=/reinstate=, in given order */
