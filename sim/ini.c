@@ -9,20 +9,6 @@
 #include "ini.h"
 #include "sim.h"
 
-/* Trims white space from both ends of s in place; returns the new start. */
-static char *trim(char *s)
-{
-	char *end;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		end--;
-	*end = '\0';
-	return s;
-}
-
 /* Classifies one line (already a private, writable copy) and calls fn. */
 static int ini_line(char *buf, unsigned lineno, ini_handler fn, void *ctx,
 		    char *err)
@@ -33,7 +19,7 @@ static int ini_line(char *buf, unsigned lineno, ini_handler fn, void *ctx,
 
 	/* fio's strip_blank_end(): a comment runs from the first ';' or '#' */
 	buf[strcspn(buf, ";#")] = '\0';
-	s = trim(buf);
+	s = str_trim(buf);
 	if (!*s)
 		return 0;
 
@@ -45,7 +31,7 @@ static int ini_line(char *buf, unsigned lineno, ini_handler fn, void *ctx,
 			return input_error(err, "a section header without "
 					   "its ']'");
 		s[n - 1] = '\0';
-		l.section = trim(s + 1);
+		l.section = str_trim(s + 1);
 		if (!*l.section)
 			return input_error(err, "empty section name '[]'");
 		if (strpbrk(l.section, "[]"))
@@ -57,9 +43,9 @@ static int ini_line(char *buf, unsigned lineno, ini_handler fn, void *ctx,
 	eq = strchr(s, '=');
 	if (eq) {
 		*eq = '\0';
-		l.value = trim(eq + 1);
+		l.value = str_trim(eq + 1);
 	}
-	l.key = trim(s);
+	l.key = str_trim(s);
 	if (!*l.key)
 		return input_error(err, "option without a name before '='");
 	return fn(ctx, &l, err);

@@ -186,23 +186,6 @@ static void add_default_job(struct scenario *sc, const struct job_conf *tmpl)
 
 /* ---- value helpers for the setters ---- */
 
-/* An unsigned count in [lo, hi] with fio's int suffixes. */
-static int set_count(const char *v, unsigned lo, unsigned hi, unsigned *out,
-		     char *err)
-{
-	uint64_t n = 0;
-	int r;
-
-	r = parse_uint(v, &n, err);
-	if (r)
-		return r;
-	if (n < lo || n > hi)
-		return input_error(err, "'" SHOW "' is out of range (%u to %u)",
-				   v, lo, hi);
-	*out = (unsigned)n;
-	return 0;
-}
-
 /* A string that must fit in a field of `size` bytes. */
 static int set_string(const char *v, char *field, size_t size, bool empty_ok,
 		      char *err)
@@ -431,7 +414,7 @@ static int set_reinstate(struct target *t, const char *v, char *err)
 
 static int set_slots(struct target *t, const char *v, char *err)
 {
-	return set_count(v, 0, MAX_SLOTS, &t->path->slots, err);
+	return parse_count(v, 0, MAX_SLOTS, &t->path->slots, err);
 }
 
 static int set_service(struct target *t, const char *v, char *err)
@@ -564,7 +547,7 @@ static int set_rw(struct target *t, const char *v, char *err)
 
 static int set_rwmixread(struct target *t, const char *v, char *err)
 {
-	return set_count(v, 0, 100, &t->job->rwmixread, err);
+	return parse_count(v, 0, 100, &t->job->rwmixread, err);
 }
 
 /* fio's str_rwmix_write_cb: rwmixwrite=x is rwmixread=100-x. */
@@ -573,7 +556,7 @@ static int set_rwmixwrite(struct target *t, const char *v, char *err)
 	unsigned w = 0;
 	int r;
 
-	r = set_count(v, 0, 100, &w, err);
+	r = parse_count(v, 0, 100, &w, err);
 	if (r)
 		return r;
 	t->job->rwmixread = 100 - w;
@@ -588,12 +571,12 @@ static int set_bs(struct target *t, const char *v, char *err)
 
 static int set_iodepth(struct target *t, const char *v, char *err)
 {
-	return set_count(v, 1, MAX_INFLIGHT, &t->job->iodepth, err);
+	return parse_count(v, 1, MAX_INFLIGHT, &t->job->iodepth, err);
 }
 
 static int set_numjobs(struct target *t, const char *v, char *err)
 {
-	return set_count(v, 1, MAX_CLONES, &t->job->numjobs, err);
+	return parse_count(v, 1, MAX_CLONES, &t->job->numjobs, err);
 }
 
 static int set_number_ios(struct target *t, const char *v, char *err)

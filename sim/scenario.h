@@ -323,6 +323,9 @@ int parse_duration(const char *s, sim_ns default_unit, sim_ns *out, char *err);
 /* Counts with fio's int suffixes k m g t p = powers of 1024 (fio parses
  * number_ios, iodepth and rate_iops so: number_ios=1k is 1024 I/Os). */
 int parse_uint(const char *s, uint64_t *out, char *err);
+/* A count in [lo, hi] with fio's int suffixes (parse_uint), as unsigned. */
+int parse_count(const char *v, unsigned lo, unsigned hi, unsigned *out,
+		char *err);
 /* Booleans: 1/0, on/off, true/false, yes/no (case ignored). */
 int parse_bool(const char *s, bool *out, char *err);
 /* Distributions, times with a unit, CV > 0: "fixed:1ms", "exp:100us",

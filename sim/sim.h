@@ -84,6 +84,12 @@ int input_error(char *err, const char *fmt, ...)
 void mpsim_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int mpsim_quiet;
 
+/* Trims white space from both ends of s in place; returns the new start. */
+char *str_trim(char *s);
+
+/* Whether key is one of the n strings of list. */
+int str_in_list(const char *key, const char *const *list, size_t n);
+
 /* Allocation that cannot fail: out of memory prints and aborts. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);

@@ -29,17 +29,7 @@ static const char *const fixed_keys[] = {
 	"numjobs", "bs", "blocksize", "rw", "readwrite",
 };
 
-static bool in_list(const char *key, const char *const *list, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(key, list[i]))
-			return true;
-	return false;
-}
-
-#define IN(key, list)	in_list(key, list, ARRAY_SIZE(list))
+#define IN(key, list)	str_in_list(key, list, ARRAY_SIZE(list))
 
 uint64_t sweep_rep_seed(uint64_t seed, unsigned r)
 {
@@ -155,7 +145,7 @@ static char *option_word(const char *key, const char *value)
 	return s;
 }
 
-static int parse_count(const char *opt, const char *val, uint64_t max,
+static int option_count(const char *opt, const char *val, uint64_t max,
 		       uint64_t *out, char *err)
 {
 	char *end;
@@ -174,7 +164,7 @@ static int parse_jobs(struct sweep *sw, const char *opt, const char *val,
 		      char *err)
 {
 	uint64_t v;
-	int r = parse_count(opt, val, 4096, &v, err);
+	int r = option_count(opt, val, 4096, &v, err);
 
 	sw->jobs = (unsigned)v;
 	return r;
@@ -280,7 +270,7 @@ static int parse_option(struct sweep *sw, const char *name, const char *val,
 			return input_error(err, "--seed: '%s' is not an unsigned "
 					   "integer", val);
 	} else if (!strcmp(name, "reps")) {
-		if (parse_count("--reps", val, 1000000, &v, err))
+		if (option_count("--reps", val, 1000000, &v, err))
 			return -EINVAL;
 		sw->reps = (unsigned)v;
 	} else if (!strcmp(name, "format")) {

@@ -283,20 +283,6 @@ static const struct {
 	{ "gamma", DIST_GAMMA, 2, "gamma:MEAN,CV" },
 };
 
-/* Trims white space from both ends of s in place; returns the new start. */
-static char *trim(char *s)
-{
-	char *end;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		end--;
-	*end = '\0';
-	return s;
-}
-
 /* A time argument of a distribution, in ns; a unit is required. */
 static int dist_time(const char *s, const char *what, double *out, char *err)
 {
@@ -341,7 +327,7 @@ int parse_dist(const char *s, struct dist *d, char *err)
 			   "lognormal:MEAN,CV or gamma:MEAN,CV)", s);
 	*args++ = '\0';
 	for (i = 0; i < ARRAY_SIZE(dist_kinds); i++) {
-		if (!strcmp(trim(buf), dist_kinds[i].name)) {
+		if (!strcmp(str_trim(buf), dist_kinds[i].name)) {
 			r.kind = dist_kinds[i].kind;
 			nargs = dist_kinds[i].nargs;
 			usage = dist_kinds[i].usage;
@@ -355,8 +341,8 @@ int parse_dist(const char *s, struct dist *d, char *err)
 	comma = strchr(args, ',');
 	if (comma)
 		*comma++ = '\0';
-	arg[0] = trim(args);
-	arg[1] = comma ? trim(comma) : NULL;
+	arg[0] = str_trim(args);
+	arg[1] = comma ? str_trim(comma) : NULL;
 	if (!*arg[0] || (nargs == 2 && (!arg[1] || !*arg[1])) ||
 	    (nargs == 1 && arg[1]) || (arg[1] && strchr(arg[1], ',')))
 		return bad(err, "'" SHOW "': expected %s", s, usage);
@@ -405,5 +391,21 @@ int parse_dist(const char *s, struct dist *d, char *err)
 		break;
 	}
 	*d = r;
+	return 0;
+}
+
+int parse_count(const char *v, unsigned lo, unsigned hi, unsigned *out,
+		char *err)
+{
+	uint64_t n = 0;
+	int r;
+
+	r = parse_uint(v, &n, err);
+	if (r)
+		return r;
+	if (n < lo || n > hi)
+		return input_error(err, "'" SHOW "' is out of range (%u to %u)",
+				   v, lo, hi);
+	*out = (unsigned)n;
 	return 0;
 }

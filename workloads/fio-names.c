@@ -148,16 +148,6 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static bool in_list(const char *key, const char *const *list, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(key, list[i]))
-			return true;
-	return false;
-}
-
 /* True when v is one of the "|"-separated values of ok. */
 static bool value_ok(const char *v, const char *ok)
 {
@@ -181,7 +171,7 @@ enum fio_class fio_classify(const char *key, const char *value,
 	if (!bsearch(&key, fio_names, ARRAY_SIZE(fio_names),
 		     sizeof(fio_names[0]), cmp_name))
 		return FIO_NOT_FIO;
-	if (in_list(key, quiet_names, ARRAY_SIZE(quiet_names)))
+	if (str_in_list(key, quiet_names, ARRAY_SIZE(quiet_names)))
 		return FIO_QUIET;
 	/* strided zones only move offsets, which are not modelled */
 	if (!strcmp(key, "zonemode") && value && !strcmp(value, "strided"))

@@ -52,22 +52,6 @@ static void warn_ignored(const char *key, const char *where)
 
 /* ---- value helpers ---- */
 
-static int count(const char *v, unsigned lo, unsigned hi, unsigned *out,
-		 char *err)
-{
-	uint64_t n = 0;
-	int r;
-
-	r = parse_uint(v, &n, err);
-	if (r)
-		return r;
-	if (n < lo || n > hi)
-		return input_error(err, "'" SHOW "' is out of range (%u to %u)",
-				   v, lo, hi);
-	*out = (unsigned)n;
-	return 0;
-}
-
 /* A bare flag (v NULL) is true, as fio's `stonewall` alone. */
 static int flag(const char *v, bool *out, char *err)
 {
@@ -121,25 +105,25 @@ int fio_set_rw(struct job_conf *j, const char *v, const char *where,
 static int set_iodepth_batch(struct job_conf *j, const char *v,
 			     const char *where, char *err)
 {
-	return count(v, 0, MAX_COUNT, &j->iodepth_batch, err);
+	return parse_count(v, 0, MAX_COUNT, &j->iodepth_batch, err);
 }
 
 static int set_complete_min(struct job_conf *j, const char *v,
 			    const char *where, char *err)
 {
-	return count(v, 0, MAX_COUNT, &j->iodepth_batch_complete_min, err);
+	return parse_count(v, 0, MAX_COUNT, &j->iodepth_batch_complete_min, err);
 }
 
 static int set_complete_max(struct job_conf *j, const char *v,
 			    const char *where, char *err)
 {
-	return count(v, 0, MAX_COUNT, &j->iodepth_batch_complete_max, err);
+	return parse_count(v, 0, MAX_COUNT, &j->iodepth_batch_complete_max, err);
 }
 
 static int set_iodepth_low(struct job_conf *j, const char *v,
 			   const char *where, char *err)
 {
-	return count(v, 0, MAX_COUNT, &j->iodepth_low, err);
+	return parse_count(v, 0, MAX_COUNT, &j->iodepth_low, err);
 }
 
 /* fio: "When the unit is omitted, the value is interpreted in
@@ -166,7 +150,7 @@ static int set_thinktime_iotime(struct job_conf *j, const char *v,
 static int set_thinktime_blocks(struct job_conf *j, const char *v,
 				const char *where, char *err)
 {
-	return count(v, 1, UINT32_MAX / 2, &j->thinktime_blocks, err);
+	return parse_count(v, 1, UINT32_MAX / 2, &j->thinktime_blocks, err);
 }
 
 static int set_thinktime_type(struct job_conf *j, const char *v,
@@ -243,7 +227,7 @@ static int set_startdelay(struct job_conf *j, const char *v,
 static int set_loops(struct job_conf *j, const char *v, const char *where,
 		     char *err)
 {
-	return count(v, 1, UINT32_MAX / 2, &j->loops, err);
+	return parse_count(v, 1, UINT32_MAX / 2, &j->loops, err);
 }
 
 static int set_io_size(struct job_conf *j, const char *v, const char *where,
@@ -279,7 +263,7 @@ static int set_replay_no_stall(struct job_conf *j, const char *v,
 static int set_replay_time_scale(struct job_conf *j, const char *v,
 				 const char *where, char *err)
 {
-	return count(v, 1, 1000000, &j->replay_time_scale, err);
+	return parse_count(v, 1, 1000000, &j->replay_time_scale, err);
 }
 
 /* replay_skip=read,write,trim,sync */
