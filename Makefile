@@ -92,7 +92,7 @@ bench: deps
 
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan \
-	    CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    CFLAGS="-O1 -g -DMPSIM_DEBUG -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    build-asan/mpsim-tests build-asan/mpsim
 	ASAN_OPTIONS=detect_leaks=1 build-asan/mpsim-tests --jobs=2
 	LC_ALL=C sh tests/golden.sh build-asan/mpsim
