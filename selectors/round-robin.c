@@ -49,15 +49,8 @@ static int rr_add_path(struct path_selector *ps, struct ps_path *path,
 	if (argc > 1)
 		return input_error(error,
 				   "round-robin ps: incorrect number of arguments");
-	if (argc == 1 && ps_parse_uint(argv[0], &repeat_count))
-		return input_error(error, "round-robin ps: invalid repeat count");
-
-	/* Kernel v4.11+ (and 4.9.y): any larger value is forced to 1, since
-	 * select_path is called for every I/O (kernel.md §2.5). */
-	if (repeat_count > 1) {
-		mpsim_warn("round-robin ps: repeat_count > 1 is deprecated, using 1 instead");
-		repeat_count = 1;
-	}
+	if (ps_repeat_count("round-robin", argc, argv, &repeat_count, error))
+		return -EINVAL;
 
 	pi->path = path;
 	pi->repeat_count = repeat_count;

@@ -195,3 +195,18 @@ int ps_emitted(int n, size_t maxlen)
 		return 0;
 	return (size_t)n < maxlen ? n : (int)maxlen - 1;
 }
+
+int ps_repeat_count(const char *name, int argc, char **argv, unsigned *rc,
+		    char *error)
+{
+	if (argc < 1)
+		return 0;
+	if (ps_parse_uint(argv[0], rc))
+		return input_error(error, "%s ps: invalid repeat count", name);
+	if (*rc > 1) {
+		mpsim_warn("%s ps: repeat_count > 1 is deprecated, using 1 instead",
+			   name);
+		*rc = 1;
+	}
+	return 0;
+}

@@ -119,6 +119,16 @@ const struct ps_type *ps_find(const char *name);
  */
 int ps_parse_uint(const char *word, unsigned *val);
 
+/*
+ * The per-path <repeat_count> word of round-robin, queue-length and
+ * service-time, when argc > 0: parsed as the kernel does, then forced to 1
+ * with the kernel's warning if larger, since select_path is called for
+ * every I/O (kernel.md §2.5; v4.11+, 4.9.y).  *rc keeps the caller's
+ * default when argc is 0.  Returns 0, or -EINVAL naming the selector.
+ */
+int ps_repeat_count(const char *name, int argc, char **argv, unsigned *rc,
+		    char *error);
+
 /* snprintf()'s count clamped to what fit, as the kernel's DMEMIT and
  * scnprintf() stop at the buffer's end. */
 int ps_emitted(int n, size_t maxlen);

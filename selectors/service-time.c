@@ -64,15 +64,8 @@ static int st_add_path(struct path_selector *ps, struct ps_path *path,
 	if (argc > 2)
 		return input_error(error,
 				   "service-time ps: incorrect number of arguments");
-	if (argc && ps_parse_uint(argv[0], &repeat_count))
-		return input_error(error, "service-time ps: invalid repeat count");
-
-	/* Mainline forces any larger value to 1, since select_path is
-	 * called for every I/O (kernel.md §2.5). */
-	if (repeat_count > 1) {
-		mpsim_warn("service-time ps: repeat_count > 1 is deprecated, using 1 instead");
-		repeat_count = 1;
-	}
+	if (ps_repeat_count("service-time", argc, argv, &repeat_count, error))
+		return -EINVAL;
 
 	if (argc == 2 && (ps_parse_uint(argv[1], &relative_throughput) ||
 			  relative_throughput > ST_MAX_RELATIVE_THROUGHPUT))
