@@ -1207,6 +1207,41 @@ static int fio_option_everywhere(struct scenario *sc, const char *key,
 	return r;
 }
 
+/*
+ * --path.NAME.KEY=VALUE: one path's value, e.g. --path.sdj.service=exp:2ms,
+ * so that every value of a scenario can be overridden (and swept).
+ */
+static int set_one_path(struct scenario *sc, const char *key,
+			const char *value, char *err)
+{
+	const char *name = key + strlen("path."), *dot = strrchr(name, '.');
+	const struct option *o;
+	struct target t = { .sc = sc };
+	char *v;
+	unsigned i;
+	int r;
+
+	if (!dot || dot == name || !dot[1])
+		return input_error(err, "--" SHOW ": say --path.NAME.KEY=VALUE", key);
+	o = find_option(dot + 1, OPT_FILE);
+	if (!o || o->sect != SEC_PATH)
+		return input_error(err, "--" SHOW ": '" SHOW "' is not a [path] option",
+				   key, dot + 1);
+	for (i = 0; i < sc->nr_paths; i++)
+		if (strlen(sc->paths[i].name) == (size_t)(dot - name) &&
+		    !strncmp(sc->paths[i].name, name, (size_t)(dot - name)))
+			break;
+	if (i == sc->nr_paths)
+		return input_error(err, "--" SHOW ": no path '%.*s' in the scenario",
+				   key, (int)(dot - name), name);
+	t.path = &sc->paths[i];
+	t.where = key;
+	v = value ? trimmed_copy(value) : NULL;
+	r = apply(o, &t, "--", key, v, err);
+	free(v);
+	return r;
+}
+
 int scenario_set(struct scenario *sc, const char *key, const char *value,
 		 char *err)
 {
@@ -1218,6 +1253,10 @@ int scenario_set(struct scenario *sc, const char *key, const char *value,
 
 	snprintf(where, sizeof(where), "--%.60s", key);
 	t.where = where;
+	if (!strncmp(key, "path.", 5)) {
+		r = set_one_path(sc, key, value, err);
+		goto out;
+	}
 	if (!o && !find_option(key, 0)) {
 		r = fio_option_everywhere(sc, key, value, where, err);
 		if (r != -ENOENT)
@@ -1229,7 +1268,7 @@ int scenario_set(struct scenario *sc, const char *key, const char *value,
 	}
 	if (o->sect == SEC_PATH && !(o->flags & OPT_EVERY_PATH)) {
 		r = input_error(err, "--%s: a [path] option; set it per path "
-				"in the scenario file", key);
+				"with --path.NAME.%s=VALUE", key, key);
 		goto out;
 	}
 	if (value)

@@ -905,3 +905,30 @@ Test(scenario, fuzz_mutated_default)
 	free(buf);
 	gsl_rng_free(rng);
 }
+
+Test(scenario, one_path_is_overridden_by_name)
+{
+	char err[ERR_MAX];
+	struct scenario sc;
+
+	scenario_init(&sc);
+	cr_assert_eq(scenario_load_builtin(&sc, "hst-bio-mpath", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "path.sdj.service", "fixed:2ms", err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_set(&sc, "path.sdk.slots", "4", err), 0, "%s", err);
+	/* sdj is the seventh path; only it changed */
+	cr_assert_str_eq(sc.paths[6].name, "sdj");
+	cr_assert_eq(sc.paths[6].service.kind, DIST_FIXED);
+	cr_assert_float_eq(sc.paths[6].service.mean, 2e6, 1e-9);
+	cr_assert_eq(sc.paths[7].slots, 4);
+	cr_assert_eq(sc.paths[5].service.kind, DIST_EXP);
+	cr_assert_eq(sc.paths[8].slots, 1);
+	/* and what is wrong is named */
+	cr_assert_eq(scenario_set(&sc, "path.sdz.slots", "2", err), -EINVAL);
+	cr_assert(strstr(err, "sdz"), "%s", err);
+	cr_assert_eq(scenario_set(&sc, "path.sdj.iodepth", "2", err), -EINVAL);
+	cr_assert(strstr(err, "not a [path] option"), "%s", err);
+	cr_assert_eq(scenario_set(&sc, "path.sdj", "2", err), -EINVAL);
+	cr_assert_eq(scenario_set(&sc, "path.sdj.slots", "-1", err), -EINVAL);
+	scenario_free(&sc);
+}
