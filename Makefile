@@ -120,7 +120,7 @@ results: deps
 	    --clock=jiffies,ktime --reps=20 --output=results/depth.csv.tmp
 	mv results/depth.csv.tmp results/depth.csv
 	rm -f results/hz.csv.tmp
-	./mpsim sweep --hz=100,250,300,1000 --selector=hst --clock=jiffies,ktime \
+	./mpsim sweep --hz=100,250,300,1000 --selector=hst --clock=jiffies,jiffies-aligned,ktime \
 	    --iodepth=64 --reps=20 --output=results/hz.csv.tmp
 	mv results/hz.csv.tmp results/hz.csv
 	@$(MAKE) --no-print-directory results-dm-delay-sync
