@@ -41,6 +41,8 @@ void cli_usage(FILE *f)
 "  --clock=jiffies|jiffies-aligned|ktime   bio-mode start stamp\n"
 "  --mode=bio|request     --hz=100|250|300|1000   --uptime=3600s\n"
 "  --queue_if_no_path=0|1\n"
+"  --kernel=X.Y           the clocks of that kernel (5.10: jiffies stamp and\n"
+"                         sched_clock in select_path; 5.19+: ktime)\n"
 "  --select_clock=ktime|sched_clock   what select_path reads (5.18+ | 5.8-5.17)\n"
 "  --sched_clock=tsc|jiffies --sched_clock_offset=[-]DURATION\n"
 "  --sched_clock_drift_ppm=[-]N\n"

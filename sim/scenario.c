@@ -287,6 +287,42 @@ static int set_uptime(struct target *t, const char *v, char *err)
 	return parse_duration(v, NSEC_PER_SEC, &t->sc->uptime, err);
 }
 
+/*
+ * kernel = X.Y[.Z]: the clocks dm-mpath and historical-service-time used in
+ * that kernel (kernel.md §2.4, §3.10), as if clock= and select_clock= had
+ * been given here (later options still override them):
+ *   5.8-5.17  bio start stamp jiffies, select_path reads sched_clock
+ *   5.18      bio start stamp jiffies, select_path reads ktime
+ *   5.19+     bio start stamp ktime (DM_PS_USE_HR_TIMER), ktime
+ * Older kernels are refused: before 4.11 the selectors honoured
+ * repeat_count (§2.5), which mpsim does not model.
+ */
+static int set_kernel(struct target *t, const char *v, char *err)
+{
+	unsigned major, minor;
+	int n = 0;
+
+	if (!isdigit((unsigned char)*v) ||
+	    sscanf(v, "%u.%u%n", &major, &minor, &n) != 2 ||
+	    (v[n] && (v[n] != '.' || !isdigit((unsigned char)v[n + 1]))))
+		return input_error(err, "'" SHOW "' is not a kernel version "
+				   "(say 5.10 or 6.1.55)", v);
+	if (major < 4 || (major == 4 && minor < 11))
+		return input_error(err, "kernel " SHOW ": mpsim models 4.11 "
+				   "and later (older selectors honour "
+				   "repeat_count)", v);
+	t->sc->kernel = major * 1000 + minor;
+	if (major < 5 || (major == 5 && minor < 19)) {
+		t->sc->clock = START_JIFFIES;
+		t->sc->select_sched_clock = major < 5 ||
+					    (major == 5 && minor < 18);
+	} else {
+		t->sc->clock = START_KTIME;
+		t->sc->select_sched_clock = false;
+	}
+	return 0;
+}
+
 static int set_select_clock(struct target *t, const char *v, char *err)
 {
 	if (!strcmp(v, "ktime"))
@@ -713,6 +749,7 @@ static const struct option options[] = {
 	{ "hz", SEC_MULTIPATH, 0, set_hz },
 	{ "uptime", SEC_MULTIPATH, 0, set_uptime },
 	{ "queue_if_no_path", SEC_MULTIPATH, 0, set_queue_if_no_path },
+	{ "kernel", SEC_MULTIPATH, 0, set_kernel },
 	{ "select_clock", SEC_MULTIPATH, 0, set_select_clock },
 	{ "sched_clock", SEC_MULTIPATH, 0, set_sched_clock },
 	{ "sched_clock_offset", SEC_MULTIPATH, 0, set_sched_clock_offset },
@@ -1390,6 +1427,13 @@ int scenario_validate(const struct scenario *sc, char *err)
 		r = input_error(err, "%s: HZ %u is not one a kernel is built "
 				"with (100, 250, 300 or 1000)", sc->name,
 				sc->hz);
+	/* historical-service-time came with 5.8 (kernel.md §3) */
+	if (!r && sc->kernel && sc->kernel < 5008 &&
+	    (!strcmp(sc->selector, "historical-service-time") ||
+	     !strcmp(sc->selector, "hst")))
+		r = input_error(err, "%s: historical-service-time is not in "
+				"kernel %u.%u (added in 5.8)", sc->name,
+				sc->kernel / 1000, sc->kernel % 1000);
 	if (!r)
 		r = check_events(sc, err);
 	if (!r)

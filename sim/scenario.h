@@ -220,6 +220,7 @@ struct scenario {
 	unsigned hz;
 	sim_ns uptime;			/* uptime when the run starts */
 	bool queue_if_no_path;
+	unsigned kernel;		/* kernel= as major*1000+minor, 0 unset */
 	bool select_sched_clock;	/* select_path reads sched_clock (HST
 					   5.8-5.17), not ktime (5.18+) */
 	struct sched_clock sched;	/* that clock, relative to ktime */

@@ -147,3 +147,59 @@ Test(sched_clock, options_are_checked)
 	cr_assert_eq(scenario_set(&sc, "sched_clock_drift_ppm", "1000001", err), -EINVAL);
 	scenario_free(&sc);
 }
+
+Test(sched_clock, kernel_version_sets_the_clocks)
+{
+	static const struct {
+		const char *version;
+		enum start_clock clock;
+		bool sched;
+	} want[] = {
+		{ "5.8", START_JIFFIES, true },		/* HST merged */
+		{ "5.10.200", START_JIFFIES, true },
+		{ "5.17", START_JIFFIES, true },
+		{ "5.18", START_JIFFIES, false },	/* ce40426fdc3c */
+		{ "5.19", START_KTIME, false },		/* c06dfd124d46 */
+		{ "6.1", START_KTIME, false },
+		{ "4.19", START_JIFFIES, true },
+	};
+	struct scenario sc;
+	char err[ERR_MAX];
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		scenario_init(&sc);
+		cr_assert_eq(scenario_set(&sc, "kernel", want[i].version, err),
+			     0, "%s: %s", want[i].version, err);
+		cr_expect_eq(sc.clock, want[i].clock, "%s", want[i].version);
+		cr_expect_eq(sc.select_sched_clock, want[i].sched, "%s",
+			     want[i].version);
+		scenario_free(&sc);
+	}
+	scenario_init(&sc);
+	/* a later option still overrides what the version set */
+	cr_assert_eq(scenario_set(&sc, "kernel", "5.10", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "clock", "ktime", err), 0, "%s", err);
+	cr_assert_eq(sc.clock, START_KTIME);
+	/* before 4.11 the selectors honoured repeat_count: refused */
+	cr_assert_eq(scenario_set(&sc, "kernel", "4.10", err), -EINVAL);
+	cr_assert(strstr(err, "4.11"), "%s", err);
+	cr_assert_eq(scenario_set(&sc, "kernel", "v5.10", err), -EINVAL);
+	cr_assert_eq(scenario_set(&sc, "kernel", "5", err), -EINVAL);
+	scenario_free(&sc);
+}
+
+Test(sched_clock, hst_is_refused_on_kernels_before_5_8)
+{
+	struct scenario sc;
+	char err[ERR_MAX];
+
+	scenario_init(&sc);
+	cr_assert_eq(scenario_load_builtin(&sc, "hst-bio-mpath", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "kernel", "5.4", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), -EINVAL);
+	cr_assert(strstr(err, "5.8"), "%s", err);
+	cr_assert_eq(scenario_set(&sc, "selector", "st", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	scenario_free(&sc);
+}
