@@ -113,7 +113,7 @@ results: deps
 	@mkdir -p results
 	./mpsim compare > results/compare.md.tmp
 	mv results/compare.md.tmp results/compare.md
-	./mpsim compare --format=csv > results/compare.csv.tmp
+	./mpsim compare --columns=all --format=csv > results/compare.csv.tmp
 	mv results/compare.csv.tmp results/compare.csv
 	rm -f results/depth.csv.tmp
 	./mpsim sweep --iodepth=1,2,4,8,16,32,64,128 --selector=st,hst \

@@ -252,13 +252,28 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	FILE *mem;
 	int r;
 
-	r = cli_parse_run(argc, argv, &o, NULL, err);
+	static const char *const compare_opts[] = { "columns", NULL };
+	const char *columns = NULL;
+	int i, used;
+
+	/* --columns belongs to compare alone */
+	for (i = 1; compare && i < argc; i += used) {
+		const char *key, *val;
+		size_t klen;
+
+		used = cli_option(argc, argv, i, &key, &klen, &val, err);
+		if (used < 0)
+			break;		/* cli_parse_run says what is wrong */
+		if (klen == 7 && !strncmp(key, "columns", 7))
+			columns = val ? val : "";
+	}
+	r = cli_parse_run(argc, argv, &o, compare ? compare_opts : NULL, err);
 	if (r) {
 		cli_free_run(&o);
 		return bad_input(err);
 	}
 	if (compare)
-		r = compare_run(&o.sc, o.seed, &cr, err);
+		r = compare_run(&o.sc, o.seed, columns, &cr, err);
 	else
 		r = run_scenario(&o.sc, o.seed, &res, err);
 	if (r) {

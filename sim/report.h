@@ -6,6 +6,7 @@
 #ifndef MPSIM_REPORT_H
 #define MPSIM_REPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -33,16 +34,25 @@ struct compare_col {
 	const char *key;	/* machine name: "hst_jiffies" */
 	const char *selector;	/* kernel name */
 	enum start_clock clock;
+	bool spec;		/* one of kernel.md §6.2's: "Best" follows */
+	bool by_default;	/* in the table unless --columns says */
+	const char *what;	/* its line in the table's legend */
 };
+
+#define COMPARE_MAX_COLS	8
 
 struct compare_result {
 	unsigned nr_cols;
-	const struct compare_col *cols;
+	const struct compare_col *cols[COMPARE_MAX_COLS];
 	struct run_result *runs;	/* one per column */
 };
 
-/* Run every column of the comparison (common random numbers: one seed). */
-int compare_run(const struct scenario *sc, uint64_t seed,
+/*
+ * Run the columns of the comparison (common random numbers: one seed).
+ * columns is a comma list of column keys, "all", or NULL for the default
+ * set; an unknown key is -EINVAL with err naming it.
+ */
+int compare_run(const struct scenario *sc, uint64_t seed, const char *columns,
 		struct compare_result *cr, char *err);
 void compare_free(struct compare_result *cr);
 void report_compare(FILE *f, enum out_format fmt, const struct provenance *pv,

@@ -23,7 +23,7 @@ static void setup(void)
 
 	scenario_init(&sc);
 	cr_assert_eq(scenario_load_builtin(&sc, "hst-bio-mpath", err), 0, "%s", err);
-	cr_assert_eq(compare_run(&sc, 1, &cr, err), 0, "%s", err);
+	cr_assert_eq(compare_run(&sc, 1, NULL, &cr, err), 0, "%s", err);
 }
 
 static void teardown(void)
@@ -37,7 +37,7 @@ static const struct run_result *column(const char *key)
 	unsigned c;
 
 	for (c = 0; c < cr.nr_cols; c++)
-		if (!strcmp(cr.cols[c].key, key))
+		if (!strcmp(cr.cols[c]->key, key))
 			return &cr.runs[c];
 	cr_assert_fail("no column %s", key);
 	return NULL;
@@ -110,4 +110,31 @@ Test(compare, round_robin_is_bound_by_the_slowest_path, .init = setup,
 
 	cr_assert_leq(x, bound * 1.01, "RR %.0f IOPS above %.0f", x, bound);
 	cr_assert_geq(x, bound * 0.9, "RR %.0f IOPS far below %.0f", x, bound);
+}
+
+Test(compare, columns_can_be_chosen)
+{
+	struct compare_result c2;
+	struct scenario s2;
+	char err[ERR_MAX];
+
+	scenario_init(&s2);
+	cr_assert_eq(scenario_load_builtin(&s2, "hst-bio-mpath", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&s2, "runtime", "20ms", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&s2, "ramp_time", "0", err), 0, "%s", err);
+	/* the default table leaves out the sticky jiffies-aligned what-if */
+	cr_assert_eq(compare_run(&s2, 1, NULL, &c2, err), 0, "%s", err);
+	cr_assert_eq(c2.nr_cols, 5);
+	compare_free(&c2);
+	cr_assert_eq(compare_run(&s2, 1, "all", &c2, err), 0, "%s", err);
+	cr_assert_eq(c2.nr_cols, 6);
+	cr_assert_str_eq(c2.cols[3]->key, "hst_jiffies_aligned");
+	compare_free(&c2);
+	cr_assert_eq(compare_run(&s2, 1, "rr,st", &c2, err), 0, "%s", err);
+	cr_assert_eq(c2.nr_cols, 2);
+	cr_assert_str_eq(c2.cols[0]->key, "rr");
+	compare_free(&c2);
+	cr_assert_eq(compare_run(&s2, 1, "st,nope", &c2, err), -EINVAL);
+	cr_assert(strstr(err, "nope"), "%s", err);
+	scenario_free(&s2);
 }
