@@ -86,4 +86,19 @@ static inline void list_move_tail(struct list_head *e, struct list_head *head)
 	list_add_tail(e, head);
 }
 
+/* Make `to` the head of every entry of `from`, in order, and leave `from`
+ * empty (the kernel's list_replace_init on list heads). */
+static inline void list_replace_init(struct list_head *from,
+				     struct list_head *to)
+{
+	INIT_LIST_HEAD(to);
+	if (list_empty(from))
+		return;
+	to->next = from->next;
+	to->prev = from->prev;
+	to->next->prev = to;
+	to->prev->next = to;
+	INIT_LIST_HEAD(from);
+}
+
 #endif

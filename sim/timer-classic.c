@@ -26,19 +26,6 @@ static unsigned tvn_index(uint64_t j, unsigned n)
 	return (j >> (TVR_BITS + n * TVN_BITS)) & TVN_MASK;
 }
 
-/* Move every entry of `from` to the (empty) list `to`, keeping order. */
-static void list_take_all(struct list_head *from, struct list_head *to)
-{
-	INIT_LIST_HEAD(to);
-	if (list_empty(from))
-		return;
-	to->next = from->next;
-	to->prev = from->prev;
-	to->next->prev = to;
-	to->prev->next = to;
-	INIT_LIST_HEAD(from);
-}
-
 /*
  * apply_slack() (v2.6.36-v4.7, called by mod_timer and add_timer): with
  * the default slack of -1 a timer at least 256 jiffies away may be
@@ -166,7 +153,7 @@ static unsigned cascade(struct tw_wheel *w, unsigned n, unsigned index)
 	struct list_head moving;
 	struct tw_timer *t, *tmp;
 
-	list_take_all(&w->v.c.tvn[n][index], &moving);
+	list_replace_init(&w->v.c.tvn[n][index], &moving);
 	list_for_each_entry_safe(t, tmp, &moving, entry) {
 		list_del(&t->entry);
 		__internal_add_timer(w, t);
@@ -223,7 +210,7 @@ static uint64_t classic_run(struct tw_wheel *w, uint64_t now, tw_fn *fn,
 			w->tv1_cnt = 0;
 		}
 		at = w->clk++;
-		list_take_all(&w->v.c.tv1[index], &work);
+		list_replace_init(&w->v.c.tv1[index], &work);
 		while (!list_empty(&work)) {
 			t = list_first_entry(&work, struct tw_timer, entry);
 			list_del(&t->entry);

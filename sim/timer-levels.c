@@ -77,19 +77,6 @@ static unsigned calc_wheel_index(const struct tw_wheel *w, uint64_t expires,
 	return calc_index(expires, w->depth - 1, bucket_expiry);
 }
 
-/* Move every entry of `from` to the (empty) list `to`, keeping order. */
-static void list_take_all(struct list_head *from, struct list_head *to)
-{
-	INIT_LIST_HEAD(to);
-	if (list_empty(from))
-		return;
-	to->next = from->next;
-	to->prev = from->prev;
-	to->next->prev = to;
-	to->prev->next = to;
-	INIT_LIST_HEAD(from);
-}
-
 static void set_pending(struct tw_wheel *w, unsigned idx)
 {
 	w->pending_map[idx / TW_LVL_SIZE] |= 1ULL << (idx % TW_LVL_SIZE);
@@ -250,7 +237,7 @@ static unsigned collect_expired_timers(struct tw_wheel *w,
 		unsigned idx = lvl * TW_LVL_SIZE + (unsigned)(clk & LVL_MASK);
 
 		if (test_and_clear_pending(w, idx))
-			list_take_all(&w->v.vectors[idx], &heads[levels++]);
+			list_replace_init(&w->v.vectors[idx], &heads[levels++]);
 		if (clk & LVL_CLK_MASK)
 			break;
 		clk >>= LVL_CLK_SHIFT;
