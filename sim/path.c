@@ -194,10 +194,6 @@ static void held_take(struct held *h, enum ev_kind kind,
 
 		if (h->ev[i].kind != kind)
 			continue;
-		/* never started here: a request clone's io_start_time_ns
-		 * is still the 0 it was allocated with (§2.3) */
-		if (kind == EV_DEV_ARRIVE)
-			io->dispatch = 0;
 		fifo_push(errored, io);
 	}
 }
@@ -220,10 +216,10 @@ void path_device_fail(struct sim_path *p, struct io_fifo *errored)
 	if (h.n)
 		qsort(h.ev, h.n, sizeof(*h.ev), held_cmp);
 	held_take(&h, EV_DEV_DONE, errored);
-	while ((io = fifo_pop(&p->queue))) {
-		io->dispatch = 0;
+	/* queued and in-transit I/O never started here: io->dispatch is
+	 * still the 0 mpath_map() gave it, as a clone's io_start_time_ns */
+	while ((io = fifo_pop(&p->queue)))
 		fifo_push(errored, io);
-	}
 	held_take(&h, EV_DEV_ARRIVE, errored);
 	free(h.ev);
 	if (p->busy) {
