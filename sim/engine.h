@@ -34,7 +34,9 @@ struct delay_cpu;
 struct sim_io {
 	struct sim_io *next;	/* FIFO link: device queue, mpath queue, pool */
 	struct job *job;	/* who submitted it */
-	struct sim_path *path;	/* where it was mapped, NULL while unmapped */
+	struct sim_path *path;	/* where it was last mapped (the kernel's
+				   mpio->pgpath): NULL when fresh, kept
+				   while requeued after a path error */
 	uint32_t bytes;		/* size */
 	bool write;		/* direction: bio_data_dir() is WRITE (a
 				   write, a trim or a flush) */

@@ -76,9 +76,51 @@ static uint64_t bio_start_time(const struct mpath *m, const struct sim_io *io)
 {
 	enum start_clock c = m->clock;
 
-	if (c == START_KTIME && !m->hr_timer)
+	/*
+	 * multipath_end_io_bio passes `mpio->start_time_ns ?:
+	 * dm_start_time_ns_from_clone(clone)`: a ktime stamp of 0 (a bio
+	 * mapped at uptime 0) reads as "unset" and falls back to the jiffies
+	 * stamp, as does a selector without DM_PS_USE_HR_TIMER, whose
+	 * start_time_ns stays the 0 multipath_init_per_bio_data gave it.
+	 */
+	if (c == START_KTIME && (!m->hr_timer || !io->mapped))
 		c = START_JIFFIES;
 	return start_stamp(c, m->hz, io->submit, io->mapped);
+}
+
+/* The selector's end_io for an I/O last mapped to p, with the start
+ * stamp the mode gives it. */
+static void ps_end_io(struct mpath *m, struct sim_path *p,
+		      const struct sim_io *io, uint64_t start)
+{
+	if (m->ps.type->end_io)
+		m->ps.type->end_io(&m->ps, &p->ps, io->bytes, start,
+				   m->sim->now);
+	p->stats->end_ios++;
+}
+
+/*
+ * DM_MAPIO_KILL: no usable path and queue_if_no_path off.  A fresh bio
+ * (mpio->pgpath NULL) is failed by dm core without the target's end_io.
+ * A bio mapped before and requeued after a path error still has
+ * mpio->pgpath pointing at that old path: process_queued_bios ends it
+ * with bio_endio(), so multipath_end_io_bio runs again, calls fail_path
+ * on the old path (a no-op, it is failed) and the selector's end_io on it
+ * a second time, with the old start stamp (kernel.md §2.3).  HST's
+ * outstanding then drops below zero and wraps (2^64 - 1 per bio).
+ * Request mode kills an unmapped request (dm_kill_unmapped_request):
+ * no end_io.
+ */
+static void mpath_kill(struct mpath *m, struct sim_io *io)
+{
+	struct sim_path *stale = io->path;
+
+	if (stale && m->mode == MODE_BIO) {
+		mpath_fail_path(m, stale);
+		ps_end_io(m, stale, io, io->start_time);
+	}
+	io->path = NULL;
+	job_complete(io->job, io, -EIO);
 }
 
 void mpath_map(struct mpath *m, struct sim_io *io)
@@ -101,12 +143,10 @@ void mpath_map(struct mpath *m, struct sim_io *io)
 		/* No usable path is not an error: queue or fail (§2.2). */
 		if (s->measuring)
 			s->res->no_path++;
-		if (m->queue_if_no_path) {
+		if (m->queue_if_no_path)
 			fifo_push(&m->queued, io);
-		} else {
-			io->path = NULL;
-			job_complete(io->job, io, -EIO);
-		}
+		else
+			mpath_kill(m, io);
 		return;
 	}
 	p = (struct sim_path *)pp;
@@ -171,11 +211,13 @@ static void mpath_io_error(struct mpath *m, struct sim_io *io)
 
 	if (s->measuring)
 		io->path->stats->errors++;
-	io->path = NULL;
 	if (!m->nr_valid && !m->queue_if_no_path) {
+		io->path = NULL;
 		job_complete(io->job, io, -EIO);
 		return;
 	}
+	/* io->path stays: it is mpio->pgpath until a new mapping (see
+	 * mpath_kill) */
 	if (s->measuring)
 		s->res->requeued++;
 	fifo_push(&m->queued, io);
@@ -253,8 +295,7 @@ void mpath_end_io(struct mpath *m, struct sim_io *io, int error)
 	/* A path error fails the path before end_io (§2.3, §9.14). */
 	if (__builtin_expect(error != 0, 0))
 		mpath_fail_path(m, p);
-	if (m->ps.type->end_io)
-		m->ps.type->end_io(&m->ps, &p->ps, io->bytes, start, s->now);
+	ps_end_io(m, p, io, start);
 	p->inflight--;
 	s->outstanding--;
 	s->res->ios_simulated++;

@@ -131,6 +131,13 @@ int run_scenario(const struct scenario *sc, uint64_t seed,
 		lat_merge(&res->total.lat, &res->path[i].lat);
 	}
 	res->window = s.now > s.stats_from ? s.now - s.stats_from : 0;
+	/* the selector's own counters, as `dmsetup status` would show them */
+	for (i = 0; i < s.nr_paths; i++)
+		if (s.mp.ps.type->status)
+			s.mp.ps.type->status(&s.mp.ps, &s.paths[i].ps,
+					     PS_STATUS_INFO,
+					     res->path[i].ps_info,
+					     sizeof(res->path[i].ps_info));
 	sim_free(&s);
 	return 0;
 }

@@ -288,34 +288,86 @@ static int set_uptime(struct target *t, const char *v, char *err)
 }
 
 /*
+ * When select_path of historical-service-time started reading ktime
+ * instead of sched_clock (kernel.md §3.10): mainline commit ce40426fdc3c
+ * "dm mpath: only use ktime_get_ns() in historical selector", merged for
+ * 5.18 and sent to the stable trees open in April 2022 (it carries
+ * "Fixes: 2613eab11996", the HST commit of 5.8).  What could be
+ * established, and from where (the stable mailing list):
+ *   5.10.y  from 5.10.112: the "Linux 5.10.112" announcement of
+ *           2022-04-20 lists it, changing dm-historical-service-time.c;
+ *   5.15.y  from 5.15.35: the "Linux 5.15.35" announcement and the
+ *           5.15.35-rc2 review of 2022-04-19 list it;
+ *   5.17.y  from 5.17.4: the 5.17.4-rc1 push to linux-stable-rc of
+ *           2022-04-18 carries it, and dm-devel's "has been added to the
+ *           5.17-stable tree" mail.
+ * Per-release commit ids in linux-stable could not be established: the
+ * sources show only linux-stable-rc ids, which are rebased between
+ * candidates (5.17.4-rc1: 19cae6025adf; 5.15.35-rc2: b4e1c30c5595;
+ * 5.10.112-rc1: e55becadd5fb).
+ * The other trees that had HST never got it: the stable queue of
+ * 2022-04-18 held 4.9, 4.14, 4.19, 5.4, 5.10, 5.15 and 5.17 only, so
+ * 5.8, 5.9, 5.11-5.14 and 5.16 had ended; 5.4 and older have no HST.
+ * The ktime start stamp of 5.19 (c06dfd124d46, DM_PS_USE_HR_TIMER) is a
+ * feature, not a fix, and no stable backport of it was found.
+ */
+static const struct {
+	unsigned major, minor;
+	unsigned fixed_from;	/* first sublevel with ce40426fdc3c */
+} hst_ktime_backports[] = {
+	{ 5, 10, 112 },
+	{ 5, 15, 35 },
+	{ 5, 17, 4 },
+};
+
+/* The newest series this table knows (kernel.md's "mainline", v6.1x):
+ * a later kernel may have changed either clock. */
+#define KERNEL_KNOWN_MAJOR	6
+
+/*
  * kernel = X.Y[.Z]: the clocks dm-mpath and historical-service-time used in
- * that kernel (kernel.md §2.4, §3.10), as if clock= and select_clock= had
+ * that release (kernel.md §2.4, §3.10), as if clock= and select_clock= had
  * been given here (later options still override them):
  *   5.8-5.17  bio start stamp jiffies, select_path reads sched_clock
+ *             (ktime in the stable releases above)
  *   5.18      bio start stamp jiffies, select_path reads ktime
  *   5.19+     bio start stamp ktime (DM_PS_USE_HR_TIMER), ktime
- * Older kernels are refused: before 4.11 the selectors honoured
- * repeat_count (§2.5), which mpsim does not model.
+ * X.Y alone is the X.Y.0 release.  Older kernels are refused: before 4.11
+ * the selectors honoured repeat_count (§2.5), which mpsim does not model;
+ * so are kernels after 6.x, which the table cannot vouch for.
  */
 static int set_kernel(struct target *t, const char *v, char *err)
 {
-	unsigned major, minor;
-	int n = 0;
+	unsigned major, minor, sub = 0;
+	unsigned i;
+	int n = 0, m = 0;
 
 	if (!isdigit((unsigned char)*v) ||
-	    sscanf(v, "%u.%u%n", &major, &minor, &n) != 2 ||
-	    (v[n] && (v[n] != '.' || !isdigit((unsigned char)v[n + 1]))))
+	    sscanf(v, "%u.%u%n", &major, &minor, &n) != 1 + 1 ||
+	    (v[n] && (v[n] != '.' || !isdigit((unsigned char)v[n + 1]) ||
+		      sscanf(v + n + 1, "%u%n", &sub, &m) != 1 ||
+		      v[n + 1 + m])))
 		return input_error(err, "'" SHOW "' is not a kernel version "
-				   "(say 5.10 or 6.1.55)", v);
+				   "(say 5.10 or 5.15.35)", v);
 	if (major < 4 || (major == 4 && minor < 11))
 		return input_error(err, "kernel " SHOW ": mpsim models 4.11 "
 				   "and later (older selectors honour "
 				   "repeat_count)", v);
+	if (major > KERNEL_KNOWN_MAJOR)
+		return input_error(err, "kernel " SHOW ": mpsim knows the "
+				   "clocks of kernels up to %u.x only (give "
+				   "clock= and select_clock= instead)", v,
+				   KERNEL_KNOWN_MAJOR);
 	t->sc->kernel = major * 1000 + minor;
 	if (major < 5 || (major == 5 && minor < 19)) {
 		t->sc->clock = START_JIFFIES;
 		t->sc->select_sched_clock = major < 5 ||
 					    (major == 5 && minor < 18);
+		for (i = 0; i < ARRAY_SIZE(hst_ktime_backports); i++)
+			if (hst_ktime_backports[i].major == major &&
+			    hst_ktime_backports[i].minor == minor &&
+			    sub >= hst_ktime_backports[i].fixed_from)
+				t->sc->select_sched_clock = false;
 	} else {
 		t->sc->clock = START_KTIME;
 		t->sc->select_sched_clock = false;

@@ -33,7 +33,9 @@
  *    - the sum of per-path in-flight counts equals the I/Os outstanding
  *      below the multipath device;
  *    - no I/O is started on a failed path;
- *    - every start_io is matched by exactly one end_io;
+ *    - every start_io is matched by exactly one end_io (the selector's
+ *      end_io runs twice for a requeued bio killed for want of a path,
+ *      as in the kernel: sim/mpath.c mpath_kill);
  *    - a failed path's device holds nothing (it errored all it had);
  *    - I/Os wait in the multipath queue only while no path is usable or
  *      kmultipathd's work to map them again is queued;

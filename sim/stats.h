@@ -45,6 +45,9 @@ struct path_stats {
 	uint64_t bytes;			/* their bytes */
 	uint64_t errors;		/* completed in error */
 	uint64_t starts;		/* start_io calls, whole run (ramp too) */
+	uint64_t end_ios;		/* the selector's end_io calls, whole run:
+				   one per start_io, or two (mpath.c) */
+	char ps_info[64];		/* the selector's info status at the end */
 	sim_ns busy;			/* time with >= 1 I/O in service */
 	struct lat_hist lat;		/* submit-to-completion latency */
 };
