@@ -153,10 +153,12 @@ static unsigned cascade(struct tw_wheel *w, unsigned n, unsigned index)
 	struct list_head moving;
 	struct tw_timer *t, *tmp;
 
+	w->cascades++;
 	list_replace_init(&w->v.c.tvn[n][index], &moving);
 	list_for_each_entry_safe(t, tmp, &moving, entry) {
 		list_del(&t->entry);
 		__internal_add_timer(w, t);
+		w->moved++;
 	}
 	return index;
 }
@@ -210,6 +212,7 @@ static uint64_t classic_run(struct tw_wheel *w, uint64_t now, tw_fn *fn,
 			w->tv1_cnt = 0;
 		}
 		at = w->clk++;
+		w->splices++;
 		list_replace_init(&w->v.c.tv1[index], &work);
 		while (!list_empty(&work)) {
 			t = list_first_entry(&work, struct tw_timer, entry);
@@ -272,6 +275,7 @@ void tw_classic_init(struct tw_wheel *w, bool skip, uint64_t start)
 	w->clk = start;
 	w->nr_timers = 0;
 	w->iterations = 0;
+	w->cascades = w->moved = w->splices = 0;
 	w->running = false;
 	w->skip = skip;
 	w->tv1_cnt = 0;

@@ -236,8 +236,10 @@ static unsigned collect_expired_timers(struct tw_wheel *w,
 	for (lvl = 0; lvl < w->depth; lvl++) {
 		unsigned idx = lvl * TW_LVL_SIZE + (unsigned)(clk & LVL_MASK);
 
-		if (test_and_clear_pending(w, idx))
+		if (test_and_clear_pending(w, idx)) {
 			list_replace_init(&w->v.vectors[idx], &heads[levels++]);
+			w->splices++;
+		}
 		if (clk & LVL_CLK_MASK)
 			break;
 		clk >>= LVL_CLK_SHIFT;
@@ -315,6 +317,7 @@ void tw_levels_init(struct tw_wheel *w, unsigned hz, uint64_t start)
 	w->clk = start;
 	w->nr_timers = 0;
 	w->iterations = 0;
+	w->cascades = w->moved = w->splices = 0;
 	w->running = false;
 	w->skip = false;
 	w->tv1_cnt = 0;

@@ -82,6 +82,13 @@ struct tw_wheel {
 				   run; levels: base->clk */
 	unsigned long nr_timers; /* timers queued (classic: all_timers) */
 	uint64_t iterations;	/* catch-up loop iterations, all runs */
+	/* What those iterations did, in the terms of Wang's mail (§8.3),
+	 * all runs: */
+	uint64_t cascades;	/* classic: cascade() calls, one tv2..tv5
+				   slot each (empty ones too) */
+	uint64_t moved;		/* classic: timers a cascade re-inserted */
+	uint64_t splices;	/* slots (classic tv1) or buckets (levels)
+				   spliced off to be run */
 	bool running;		/* inside tw_run() */
 
 	/* classic */

@@ -1379,6 +1379,17 @@ TestSuite(timers_cmd);
  *   0xfffeed00, the round 0xfffeee00..ee a0 walked (161), + 1 = 428;
  *   2nd: 0xfffeeea1..0xfffeeeff (95), 19 skipped (0xfffeef00..0xffff0100),
  *   0xffff0200..0230 (49), + 1 = 164.
+ * Cascades: one tv2 slot per tv1 boundary, skipped or walked; the 1st
+ *   catch-up crosses 0xfffedc00..0xfffeee00 (19), the 2nd
+ *   0xfffeef00..0xffff0200 (20), and at 0xffff0000 tv2's index is 0, so
+ *   tv3 cascades too: 21.  Each time the timer waits in tv2 and moves
+ *   once.  Splices: one per walked iteration: classic all of them; skip
+ *   248 + 161 + 1 = 410 and 95 + 49 + 1 = 145.
+ * Time, default costs (11400 per softirq, 5.6 per iteration, 1 per
+ *   splice, 5 per cascade, ns): classic 11400 + 5.6 * 5018 + 5018 + 95 =
+ *   44613.8 and 11400 + 5.6 * 5009 + 5009 + 105 = 44564.4; skip 11400 +
+ *   5.6 * 428 + 410 + 95 = 14301.8 and 11400 + 5.6 * 164 + 145 + 105 =
+ *   12568.4.
  */
 Test(timers_cmd, classic_csv, .init = cr_redirect_stdout)
 {
@@ -1392,13 +1403,16 @@ Test(timers_cmd, classic_csv, .init = cr_redirect_stdout)
 	cr_assert_stdout_eq_str(
 "# mpsim " MPSIM_VERSION ": timers, one timer every 20 s (5000 jiffies) for "
 "60 s at HZ 250 from boot (jiffies 4294892296), wheel classic\n"
-"wheel,catchup,jiffies,uptime_ns,iterations,fired\n"
-"classic,1,4294897312,20064000000,5018,1\n"
-"classic,2,4294902320,40096000000,5009,1\n"
-"classic,total,,,10027,2\n"
-"classic+skip,1,4294897312,20064000000,428,1\n"
-"classic+skip,2,4294902320,40096000000,164,1\n"
-"classic+skip,total,,,592,2\n"
+"# cost model, ns: 11400 per softirq, 5.6 per iteration, 1 per splice, "
+"5 per cascade\n"
+"wheel,catchup,jiffies,uptime_ns,iterations,cascades,moved,splices,fired,"
+"time_us\n"
+"classic,1,4294897312,20064000000,5018,19,1,5018,1,44.614\n"
+"classic,2,4294902320,40096000000,5009,21,1,5009,1,44.564\n"
+"classic,total,,,10027,40,2,10027,2,\n"
+"classic+skip,1,4294897312,20064000000,428,19,1,410,1,14.302\n"
+"classic+skip,2,4294902320,40096000000,164,21,1,145,1,12.568\n"
+"classic+skip,total,,,592,40,2,555,2,\n"
 "# classic and classic+skip fired the same 2 timers at the same jiffies; "
 "the skip took 592 of 10027 iterations (5.9%)\n");
 }
@@ -1406,7 +1420,8 @@ Test(timers_cmd, classic_csv, .init = cr_redirect_stdout)
 /*
  * levels: j0 + 5000 is level 3 (4032 <= 5000 < 32256): bucket
  * ((0xfffeee90 >> 9) + 1) << 9 = 0xfffeef00 = j0 + 5368 (21.472 s); from
- * that multiple of 512, +5000 -> +5120 (41.952 s).  One iteration each.
+ * that multiple of 512, +5000 -> +5120 (41.952 s).  One iteration each,
+ * one bucket spliced, no cascade: 11400 + 5.6 + 1 ns = 11.4 us.
  */
 Test(timers_cmd, levels_table, .init = cr_redirect_stdout)
 {
@@ -1419,12 +1434,14 @@ Test(timers_cmd, levels_table, .init = cr_redirect_stdout)
 	cr_assert_stdout_eq_str(
 "mpsim " MPSIM_VERSION ": timers, one timer every 20 s (5000 jiffies) for "
 "45 s at HZ 250 from boot (jiffies 4294892296), wheel levels\n"
+"cost model, ns: 11400 per softirq, 5.6 per iteration, 1 per splice, "
+"5 per cascade\n"
 "\n"
-"| catch-up | levels at s | levels iterations |\n"
-"|--:|--:|--:|\n"
-"| 1 | 21.472 | 1 |\n"
-"| 2 | 41.952 | 1 |\n"
-"| total | 2 fired | 2 |\n");
+"| catch-up | levels at s | levels iterations | cascades | splices | us |\n"
+"|--:|--:|--:|--:|--:|--:|\n"
+"| 1 | 21.472 | 1 | 0 | 1 | 11.4 |\n"
+"| 2 | 41.952 | 1 | 0 | 1 | 11.4 |\n"
+"| total | 2 fired | 2 | 0 | 2 | |\n");
 }
 
 /*
@@ -1481,6 +1498,12 @@ ParameterizedTestParameters(timers_cmd, bad_option)
 		{ "stray", "mpsim: timers: unexpected argument 'stray' "
 		  "(options are --key=value)\n" },
 		{ "--hz", "mpsim: --hz: missing value\n" },
+		{ "--cost-splice=-1ns", "mpsim: --cost-splice: '-1ns' is not "
+		  "a time of 0 to 1s (say 7ns or 11.6us)\n" },
+		{ "--cost-iteration=7", "mpsim: --cost-iteration: '7' is not "
+		  "a time of 0 to 1s (say 7ns or 11.6us)\n" },
+		{ "--cost-wait=1ns", "mpsim: timers: unknown option "
+		  "'--cost-wait'\n" },
 	};
 
 	return cr_make_param_array(struct bad_opt, v, ARRAY_SIZE(v));
@@ -1505,6 +1528,58 @@ ParameterizedTest(struct bad_opt *p, timers_cmd, bad_option,
 	cr_assert_stderr_eq_str(p->msg);
 }
 
+/* --mail covers every HZ and wheel itself: --hz, --wheel, --format are
+ * refused with it, not ignored. */
+Test(timers_cmd, mail_refuses_what_it_sets, .init = redirect_both)
+{
+	static const char *const argv[] = { "timers", "--mail", "--hz=250" };
+
+	cr_assert_eq(call_timers(3, argv), 2);
+	fflush(stdout);
+	fflush(stderr);
+	cr_assert_stdout_eq_str("");
+	cr_assert_stderr_eq_str("mpsim: timers --mail covers HZ 100, 250 and "
+				"1000 and every wheel, as a table: drop "
+				"--hz\n");
+}
+
+/*
+ * --mail with a cost of 1 us per iteration and nothing else: each
+ * catch-up's time is its iteration count in us.  The level wheel takes
+ * one iteration per catch-up at every HZ (1.0 us); the classic wheel at
+ * HZ 100 with a 20 s period: apply_slack allows 2000/256 = 7 more and
+ * rounds down at the highest bit that differs, which here gives +4 each
+ * time (j0 = 0xffff8ad0: +2000 = 0xffff92a0, limit 0xffff92a7, bit 2:
+ * 0xffff92a4; then 0xffff9a74 -> 0xffff9a78, 0xffffa248 -> 0xffffa24c).
+ * The first catch-up walks j0..j0+2004 (2005) plus the re-armed jiffy,
+ * 2006; each later one 2004 jiffies from the re-armed one, 2005.  The
+ * mail's line:
+ * midpoints 144.5 / 14 = 10.3, range 124/20 = 6.2 to 165/8 = 20.6.
+ */
+Test(timers_cmd, mail_per_softirq, .init = cr_redirect_stdout)
+{
+	static const char *const argv[] = {
+		"timers", "--mail", "--cost-softirq=0ns", "--cost-iteration=1us",
+		"--cost-splice=0ns", "--cost-cascade=0ns",
+	};
+	char buf[8192];
+	size_t n;
+	FILE *f;
+
+	cr_assert_eq(call_timers(6, argv), 0);
+	fflush(stdout);
+	f = cr_get_redirected_stdout();
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	cr_assert(strstr(buf, "| 100 | levels | 1 | 0 | 1 | 1.0 |\n"), "%s",
+		  buf);
+	cr_assert(strstr(buf, "| 250 | levels | 1 | 0 | 1 | 1.0 |\n"));
+	cr_assert(strstr(buf, "| 1000 | levels | 1 | 0 | 1 | 1.0 |\n"));
+	cr_assert(strstr(buf, "| the mail (HZ not stated) | 124–165 | 8–20 | "
+			 "10.3 (6.2–20.6) | | |\n"));
+	cr_assert(strstr(buf, "| 100 | classic | 2005–2006 |"), "%s", buf);
+}
+
 Test(timers_cmd, help, .init = cr_redirect_stdout)
 {
 	static const char *const argv[] = { "timers", "--help" };
@@ -1517,4 +1592,61 @@ Test(timers_cmd, help, .init = cr_redirect_stdout)
 	buf[n] = 0;
 	cr_assert(!strncmp(buf, "usage: mpsim timers ", 20));
 	cr_assert(strstr(buf, "--wheel=classic|levels|all"));
+}
+
+/*
+ * The catch-up in the terms of Wang's mail (§8.3): loop iterations,
+ * cascades (tv2..tv5 slots cascaded, empty ones too), timers moved by
+ * them, and slots or buckets spliced off to run, for one worked example
+ * derived by hand.  One timer, explicit slack 0 (apply_slack leaves it
+ * alone), armed at clk 0 for jiffy 1000; the softirq runs once at 1000
+ * (or, on the level wheel, at the bucket's expiry).
+ *
+ * Classic: 1000 - 0 >= 256, so the timer sits in tv2[1000 >> 8 = 3].
+ * The walk steps clk 0..1000: 1001 iterations, each splicing its tv1
+ * slot.  At the tv1 boundaries: clk 0 cascades tv2[0], tv3[0], tv4[0],
+ * tv5[0] (each index 0, so the next level goes too): 4; clk 256, 512,
+ * 768 cascade tv2[1], tv2[2], tv2[3] and stop (index != 0): 3 more, 7 in
+ * all.  Only tv2[3] holds the timer: 1 moved, into tv1[1000 & 255].
+ *
+ * With the skip: tv1_cnt is 0 (nothing went into tv1), so the boundaries
+ * 0, 256 and 512 each pass their round in one iteration without a
+ * splice; at 768 the cascade puts the timer in tv1 (tv1_cnt 1), so that
+ * round is walked: 768..1000, 233 iterations and splices.  3 + 233 = 236
+ * iterations; the same 7 cascades and 1 move.
+ *
+ * Levels: delta 1000 is in level 2 (LVL_START(2) = 504 <= 1000 < 4032),
+ * granularity 64: bucket expiry ((1000 >> 6) + 1) << 6 = 1024.  Run at
+ * 1024: one iteration, one bucket spliced, no cascade.
+ */
+Test(timer_wheels, catchup_counts_worked_example)
+{
+	static const struct {
+		enum tw_kind kind;
+		uint64_t run_at, iterations, cascades, moved, splices;
+	} want[] = {
+		{ TW_CLASSIC, 1000, 1001, 7, 1, 1001 },
+		{ TW_CLASSIC_SKIP, 1000, 236, 7, 1, 233 },
+		{ TW_LEVELS, 1024, 1, 0, 0, 1 },
+	};
+	static struct tw_wheel w;
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		struct tw_timer t;
+		struct log l = { 0 };
+
+		tw_init(&w, want[i].kind, 1000, 0);
+		timers_init(&t, 1);
+		t.slack = 0;
+		tw_mod_timer(&w, &t, 1000, 0);
+		cr_assert_eq(tw_run(&w, want[i].run_at, record, &l),
+			     want[i].iterations, "kind %u", i);
+		cr_assert_eq(l.n, 1, "kind %u: fired once", i);
+		cr_assert_eq(w.iterations, want[i].iterations, "kind %u", i);
+		cr_assert_eq(w.cascades, want[i].cascades, "kind %u", i);
+		cr_assert_eq(w.moved, want[i].moved, "kind %u", i);
+		cr_assert_eq(w.splices, want[i].splices, "kind %u", i);
+		free(l.v);
+	}
 }
