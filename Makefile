@@ -123,6 +123,12 @@ results: deps
 	./mpsim sweep --hz=100,250,300,1000 --selector=hst --clock=jiffies,jiffies-aligned,ktime \
 	    --iodepth=64 --reps=20 --output=results/hz.csv.tmp
 	mv results/hz.csv.tmp results/hz.csv
+	./mpsim published > results/hst-2022.md.tmp
+	mv results/hst-2022.md.tmp results/hst-2022.md
+	./mpsim published --sensitivity > results/hst-2022-sensitivity.md.tmp
+	mv results/hst-2022-sensitivity.md.tmp results/hst-2022-sensitivity.md
+	./mpsim timers --mail > results/timers-mail.md.tmp
+	mv results/timers-mail.md.tmp results/timers-mail.md
 	@$(MAKE) --no-print-directory results-dm-delay-sync
 
 # The synchronous writer behind dm-delay (README): mean write latency for

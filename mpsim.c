@@ -17,6 +17,7 @@ static const struct command {
 	{ "list", cmd_list },
 	{ "bench", cmd_bench },
 	{ "timers", cmd_timers },
+	{ "published", cmd_published },
 };
 
 int main(int argc, char **argv)

@@ -29,6 +29,7 @@ void cli_usage(FILE *f)
 "  list selectors|scenarios\n"
 "  bench             simulated I/Os per second of wall time, per selector\n"
 "  timers            the kernel timer-wheel catch-up experiment\n"
+"  published         the 2022 HST table beside mpsim's (--sensitivity)\n"
 "\n"
 "options of run and compare:\n"
 "  --scenario=FILE|NAME   scenario file (ini) or built-in name\n"

@@ -53,6 +53,8 @@ int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+/* sim/published.c: the 2022 table beside mpsim's */
+int cmd_published(int argc, char **argv);
 void cli_usage(FILE *f);
 
 #endif
