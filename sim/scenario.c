@@ -298,9 +298,10 @@ static int set_uptime(struct target *t, const char *v, char *err)
  *           2022-04-20 lists it, changing dm-historical-service-time.c;
  *   5.15.y  from 5.15.35: the "Linux 5.15.35" announcement and the
  *           5.15.35-rc2 review of 2022-04-19 list it;
- *   5.17.y  from 5.17.4: the 5.17.4-rc1 push to linux-stable-rc of
- *           2022-04-18 carries it, and dm-devel's "has been added to the
- *           5.17-stable tree" mail.
+ *   5.17.y  from 5.17.4: the 5.17.4-rc1 review series and its push to
+ *           linux-stable-rc of 2022-04-18 carry it, as does dm-devel's
+ *           "has been added to the 5.17-stable tree" mail (the 5.17.4
+ *           release announcement itself was not among the sources).
  * Per-release commit ids in linux-stable could not be established: the
  * sources show only linux-stable-rc ids, which are rebased between
  * candidates (5.17.4-rc1: 19cae6025adf; 5.15.35-rc2: b4e1c30c5595;
