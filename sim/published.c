@@ -231,29 +231,21 @@ static const struct assumption variants[] = {
 	{ "uptime", "86400 s", "uptime", "86400s", false },
 };
 
-/* Every path's service keeps its mean and takes the kind (and CV) of
- * a->set. */
+/* Every path's service keeps its mean and takes the kind of `set`
+ * ("fixed", or "lognormal,0.5": a kind and its CV). */
 static int set_service(struct scenario *sc, const char *set, char *err)
 {
-	char spec[64], val[96];
 	const char *comma = strchr(set, ',');
+	int kind_len = comma ? (int)(comma - set) : (int)strlen(set);
 	unsigned p;
 
 	for (p = 0; p < sc->nr_paths; p++) {
-		double mean = sc->paths[p].service.mean;
-		char key[64];
+		char key[64], val[96];
 		int r;
 
-		if (comma)
-			snprintf(spec, sizeof(spec), "%.*s", (int)(comma - set),
-				 set);
-		else
-			snprintf(spec, sizeof(spec), "%s", set);
-		if (comma)
-			snprintf(val, sizeof(val), "%s:%.0fns,%s", spec, mean,
-				 comma + 1);
-		else
-			snprintf(val, sizeof(val), "%s:%.0fns", spec, mean);
+		snprintf(val, sizeof(val), "%.*s:%.0fns%s%s", kind_len, set,
+			 sc->paths[p].service.mean, comma ? "," : "",
+			 comma ? comma + 1 : "");
 		snprintf(key, sizeof(key), "path.%s.service",
 			 sc->paths[p].name);
 		r = scenario_set(sc, key, val, err);
