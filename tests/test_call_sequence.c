@@ -252,3 +252,74 @@ Test(call_sequence, stable_releases_have_the_clocks_they_shipped)
 	cr_assert_eq(scenario_set(&sc, "kernel", "5.10.", err), -EINVAL);
 	scenario_free(&sc);
 }
+
+/*
+ * ... and later choices differ.  The same failure (at 0.5 ms, before
+ * anything completes), both paths back at 2 ms (tail of the valid list,
+ * a first), then a second job from 5 ms: ten I/Os one at a time, 1 ms
+ * each, each selected at the previous one's completion.  The replay runs
+ * the kernel's sequence for those ten and counts where they went; a
+ * replay without the second end_io (a's outstanding 0 rather than
+ * 2^64 - 2) sends them elsewhere.
+ */
+static void later_choices(bool second_end_io, unsigned ios[2],
+			  char info[2][64])
+{
+	const sim_ns t1 = T0 + 500 * NSEC_PER_USEC;
+	struct replay k;
+	unsigned i;
+
+	replay_init(&k, 2);
+	for (i = 0; i < 4; i++)
+		replay_map(&k, T0);
+	ps_historical_service_time.fail_path(&k.ps, &k.path[0]);
+	replay_end(&k, 0, T0, t1);
+	replay_end(&k, 0, T0, t1);
+	ps_historical_service_time.fail_path(&k.ps, &k.path[1]);
+	replay_end(&k, 1, T0, t1);
+	replay_end(&k, 1, T0, t1);
+	if (second_end_io) {
+		replay_end(&k, 0, T0, t1);
+		replay_end(&k, 0, T0, t1);
+	}
+	ps_historical_service_time.reinstate_path(&k.ps, &k.path[0]);
+	ps_historical_service_time.reinstate_path(&k.ps, &k.path[1]);
+	ios[0] = ios[1] = 0;
+	for (i = 0; i < 10; i++) {
+		sim_ns now = T0 + (5 + i) * NSEC_PER_MSEC;
+		unsigned p = replay_map(&k, now);
+
+		replay_end(&k, p, now, now + NSEC_PER_MSEC);
+		ios[p]++;
+	}
+	for (i = 0; i < 2; i++)
+		replay_info(&k, i, info[i], sizeof(info[i]));
+	replay_exit(&k);
+}
+
+Test(call_sequence, the_second_end_io_changes_later_choices)
+{
+	static const char text[] =
+		"[multipath]\nselector = hst\nclock = ktime\n"
+		"fail = a at 500us\nfail = b at 500us\n"
+		"reinstate = a at 2ms\nreinstate = b at 2ms\n"
+		"[path a]\nservice = fixed:1ms\n"
+		"[path b]\nservice = fixed:1ms\n"
+		"[j1]\niodepth = 4\nnumber_ios = 4\n"
+		"[j2]\nstartdelay = 5ms\nnumber_ios = 10\n";
+	unsigned kernel[2], without[2];
+	char info[2][64], info_without[2][64];
+	struct run_result r;
+	unsigned i;
+
+	later_choices(true, kernel, info);
+	later_choices(false, without, info_without);
+	cr_assert_neq(kernel[0], without[0], "the choices differ");
+
+	run_text(text, &r);
+	for (i = 0; i < 2; i++) {
+		cr_assert_eq(r.path[i].ios, kernel[i], "path %u", i);
+		cr_assert_str_eq(r.path[i].ps_info, info[i], "path %u", i);
+	}
+	run_result_free(&r);
+}
