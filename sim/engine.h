@@ -136,6 +136,10 @@ struct job {
 	unsigned backlog;		/* open loop: arrivals waiting for depth */
 	uint64_t issued, completed;
 	uint64_t limit;			/* number_ios, or UINT64_MAX */
+	uint64_t window_limit;		/* with a ramp: the limit, counted from
+					   the window's start (fio zeroes its
+					   counters when ramp_time ends); limit
+					   is UINT64_MAX until then */
 	sim_ns interval;		/* open loop linear: 1/rate in ns */
 	double mean_gap;		/* open loop poisson: mean gap in ns */
 	bool open;			/* rate_iops given */
@@ -154,6 +158,8 @@ struct sim {
 	sim_ns end;			/* runtime end, or UINT64_MAX */
 	bool measuring;			/* stats_from has passed */
 	bool stop;			/* the run is over */
+	unsigned jobs_running;		/* clones not yet done: the window
+					   closes when the last one is */
 	struct evq q;
 	const struct scenario *sc;
 	struct mpath mp;
@@ -208,10 +214,8 @@ void mpath_stats_close(struct mpath *m);
 /* Schedule the scenario's fail/reinstate events (those at 0 run now). */
 void fault_setup(struct sim *s);
 void fault_teardown(struct sim *s);
-/* A job issued its last I/O and has none in flight: once every job is
- * so, the scripted events still to come are dropped, so that they do
- * not stretch the run past its last I/O. */
-void fault_job_done(struct sim *s);
+/* The scripted events that never ran (the run ended first). */
+unsigned fault_pending(struct sim *s);
 void path_event(struct sim *s, struct path_ev *e);	/* EV_PATH_EVENT */
 
 /* ---- workloads/job.c ---- */
@@ -223,6 +227,10 @@ void job_start(struct job *j);
 void job_arrival(struct job *j);			/* EV_JOB_ARRIVAL */
 /* The multipath device is done with io (error: failed to the job). */
 void job_complete(struct job *j, struct sim_io *io, int error);
+/* The ramp is over: the clone's number_ios/size limit counts from now
+ * (the I/Os still in flight count towards it, as fio's in its
+ * exceeds_number_ios()). */
+void job_window_open(struct job *j);
 
 /* ---- workloads/job-flow.c ---- */
 /* A job's own timer (EV_JOB_WAKE): thinktime or startdelay over, a
@@ -240,6 +248,10 @@ void job_window(const struct scenario *sc, sim_ns *ramp, sim_ns *runtime);
 void sim_loop(struct sim *s);
 /* The statistics window opens (at the start, or when the ramp ends). */
 void sim_stats_open(struct sim *s);
+/* A job clone issued its last I/O and has none in flight.  Once every
+ * clone is so the run is over: the window closes at this instant, as
+ * fio's runtime ends when its last job does. */
+void sim_job_done(struct sim *s);
 struct sim_io *sim_io_get(struct sim *s);
 void sim_io_put(struct sim *s, struct sim_io *io);
 

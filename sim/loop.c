@@ -66,6 +66,15 @@ void sim_stats_open(struct sim *s)
 	s->measuring = true;
 	for (i = 0; i < s->nr_paths; i++)
 		path_stats_open(&s->paths[i]);
+	for (i = 0; i < s->nr_jobs; i++)
+		job_window_open(&s->jobs[i]);
+}
+
+void sim_job_done(struct sim *s)
+{
+	assert(s->jobs_running);
+	if (!--s->jobs_running)
+		s->stop = true;
 }
 
 void sim_loop(struct sim *s)

@@ -5,21 +5,72 @@
 #include "delay.h"
 #include "engine.h"
 #include "run.h"
+#include "../workloads/job.h"
+
+/*
+ * The mean size of one I/O of the run, over every job's sizes.
+ *
+ * Assumption: each job's share of the run's I/Os is its share of
+ * numjobs x iodepth (closed loop: by Little's law a clone completes
+ * iodepth / mean latency I/Os per second, so at a common latency the
+ * shares follow the depths), or of numjobs x rate_iops when every job
+ * is open loop.  Jobs of different latencies, stonewall phases or
+ * thinktime move the real shares away from these; Best is then an
+ * estimate.  A replayed log contributes the mean size of the entries it
+ * replays (replay_skip honoured).
+ */
+static double run_mean_bytes(const struct scenario *sc)
+{
+	bool open = true;
+	double sum = 0, w = 0;
+	unsigned i;
+
+	for (i = 0; i < sc->nr_jobs; i++)
+		open &= sc->jobs[i].rate_iops > 0;
+	for (i = 0; i < sc->nr_jobs; i++) {
+		const struct job_conf *c = &sc->jobs[i];
+		double wj = (double)c->numjobs *
+			    (open ? c->rate_iops : (double)job_iodepth(c));
+		double mean = bs_mean(c);
+
+		if (c->read_iolog[0]) {
+			struct iolog log;
+			char err[ERR_MAX];
+			uint64_t n = 0, bytes = 0;
+			unsigned d;
+
+			if (iolog_load(&log, c->read_iolog, err))
+				continue;	/* refused when the run builds */
+			for (d = 0; d < DDIR_NR; d++) {
+				if (c->replay_skip & 1U << d)
+					continue;
+				n += log.ios[d];
+				bytes += log.bytes[d];
+			}
+			iolog_free(&log);
+			mean = n ? (double)bytes / (double)n : 0;
+		}
+		sum += wj * mean;
+		w += wj;
+	}
+	return w > 0 ? sum / w : 0;
+}
 
 void best_shares(const struct scenario *sc, double *best)
 {
-	double sum = 0;
+	double sum = 0, bytes = run_mean_bytes(sc);
 	unsigned i;
 
 	for (i = 0; i < sc->nr_paths; i++) {
 		const struct path_conf *c = &sc->paths[i];
-		/* mean cost of one I/O: service plus the per-byte cost of the
-		 * first job's block size */
+		/* the mean cost of one I/O: service plus the per-byte cost
+		 * of the run's mean size (the cost is linear in the size,
+		 * so the mean of the costs is the cost of the mean) */
 		double cost = c->service.mean;
 		unsigned k = c->slots ? c->slots : 1;
 
-		if (c->bandwidth && sc->nr_jobs)
-			cost += 1e9 * (double)sc->jobs[0].bs / (double)c->bandwidth;
+		if (c->bandwidth)
+			cost += 1e9 * bytes / (double)c->bandwidth;
 		best[i] = cost > 0 ? k / cost : 0;
 		sum += best[i];
 	}
@@ -71,6 +122,12 @@ int run_scenario(const struct scenario *sc, uint64_t seed,
 	best_shares(sc, res->best);
 	delay_setup(&s, seed);
 
+	/* fio runs ramp_time first and then runtime on top of it; the
+	 * jobs' limits wait for the ramp's end (job_window_open) */
+	job_window(sc, &ramp, &runtime);
+	s.stats_from = s.start + ramp;
+	s.end = runtime ? s.stats_from + runtime : UINT64_MAX;
+
 	/* numjobs clones of every job; stream indices follow clone order */
 	for (i = 0; i < sc->nr_jobs; i++)
 		s.nr_jobs += sc->jobs[i].numjobs;
@@ -88,7 +145,6 @@ int run_scenario(const struct scenario *sc, uint64_t seed,
 			nr_io += s.jobs[n].depth;
 		}
 	}
-	job_window(sc, &ramp, &runtime);
 	s.io_mem = xcalloc(nr_io, sizeof(*s.io_mem));
 	for (i = 0; i < nr_io; i++)
 		sim_io_put(&s, &s.io_mem[i]);
@@ -100,9 +156,6 @@ int run_scenario(const struct scenario *sc, uint64_t seed,
 		return r;
 	}
 
-	s.stats_from = s.start + ramp;
-	/* fio runs ramp_time first and then runtime on top of it */
-	s.end = runtime ? s.stats_from + runtime : UINT64_MAX;
 	if (ramp)
 		sim_schedule(&s, s.stats_from, EV_RAMP_END, NULL);
 	if (runtime)
@@ -115,13 +168,15 @@ int run_scenario(const struct scenario *sc, uint64_t seed,
 	for (i = 0; i < s.nr_jobs; i++)
 		job_start(&s.jobs[i]);
 	sim_loop(&s);
+	res->late_events = fault_pending(&s);
 	mpath_stats_close(&s.mp);
 	for (i = 0; i < s.nr_jobs; i++)
 		res->issued += s.jobs[i].issued;
 	res->left_queued = s.mp.queued.n;
 	res->left_inflight = s.outstanding;
 
-	/* Close the window: at the run's end, or at the last completion. */
+	/* Close the window: at the runtime's end, or when the last job
+	 * finished (its last completion), as fio's runtime ends. */
 	for (i = 0; i < s.nr_paths; i++) {
 		path_stats_close(&s.paths[i]);
 		res->total.ios += res->path[i].ios;

@@ -71,6 +71,8 @@ struct run_result {
 	uint64_t ddir_bytes[4];		/* ... their bytes */
 	uint64_t left_queued;		/* held for a usable path at the end */
 	uint64_t left_inflight;		/* below the multipath device at the end */
+	unsigned late_events;		/* scripted fail/reinstate events the
+					   run ended before */
 };
 
 void run_result_alloc(struct run_result *r, unsigned nr_paths);

@@ -82,3 +82,43 @@ uint32_t bs_draw(const struct job *j, unsigned d)
 	steps = (uint64_t)(b->max / b->min);
 	return b->min * (uint32_t)(1 + gsl_rng_uniform_int(j->rng, steps));
 }
+
+/* The mean size of one direction's I/Os, as bs_draw() draws them. */
+static double bs_mean_dir(const struct bs_conf *b)
+{
+	double sum = 0, w = 0;
+	unsigned i;
+
+	if (b->nr_split) {
+		for (i = 0; i < b->nr_split; i++) {
+			sum += (double)b->split_perc[i] * b->split_bs[i];
+			w += b->split_perc[i];
+		}
+		return w > 0 ? sum / w : 0;
+	}
+	/* bsrange: min, 2 min, ..., (max / min) min, evenly */
+	return (double)b->min * (1.0 + (double)(b->max / b->min)) / 2.0;
+}
+
+double bs_mean(const struct job_conf *c)
+{
+	double r = c->rwmixread / 100.0;
+
+	switch (c->rw) {
+	case RW_READ:
+	case RW_RANDREAD:
+		return bs_mean_dir(&c->bsd[DDIR_READ]);
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		return bs_mean_dir(&c->bsd[DDIR_WRITE]);
+	case RW_TRIM:
+	case RW_RANDTRIM:
+	/* trimwrite writes each block it trims: the trims' sizes twice */
+	case RW_TRIMWRITE:
+	case RW_RANDTRIMWRITE:
+		return bs_mean_dir(&c->bsd[DDIR_TRIM]);
+	default:
+		return r * bs_mean_dir(&c->bsd[DDIR_READ]) +
+		       (1 - r) * bs_mean_dir(&c->bsd[DDIR_WRITE]);
+	}
+}

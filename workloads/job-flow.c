@@ -108,6 +108,9 @@ int flow_setup(struct job *j, char *err)
 		f->byte_limit = sat_mul(sat_mul(bytes, c->loops), 1 + twice);
 	j->limit = c->number_ios ? sat_mul(c->number_ios, 1 + twice)
 				 : UINT64_MAX;
+	f->window_bytes = f->byte_limit;
+	if (job_limit_after_ramp(j))
+		f->byte_limit = UINT64_MAX;
 	bs_setup(f, c);
 	if (!c->read_iolog[0])
 		return 0;
@@ -430,9 +433,8 @@ static void flow_step(struct job *j)
 		/* as the plain loop leaves a job that is done */
 		j->limit = j->issued;
 		j->backlog = 0;
-		if (j->sim->pev)
-			fault_job_done(j->sim);	/* scripted events may outlive it */
 		flow_group_done(j);
+		sim_job_done(j->sim);
 		break;
 	default:
 		break;
@@ -457,11 +459,22 @@ static void flow_progress(struct job *j)
 
 void flow_complete(struct job *j, struct sim_io *io)
 {
+	j->flow->bytes_done += io->bytes;
 	sim_io_put(j->sim, io);
 	j->inflight--;
 	j->completed++;
 	j->flow->unreaped++;
 	flow_progress(j);
+}
+
+/* size/io_size count from the window's start too (job_window_open). */
+void flow_window_open(struct job *j)
+{
+	struct job_flow *f = j->flow;
+
+	if (f->window_bytes != UINT64_MAX)
+		f->byte_limit = f->window_bytes > UINT64_MAX - f->bytes_done ?
+				UINT64_MAX : f->window_bytes + f->bytes_done;
 }
 
 void flow_arrival(struct job *j)

@@ -92,11 +92,46 @@ int job_setup(struct job *j, struct sim *s, const struct job_conf *c,
 			j->interval = 1;
 	}
 	job_dirs(j, c);
+	s->jobs_running++;
 	if (flow_needed(s, c))
 		return flow_setup(j, err);
 	j->bs = bs_fixed(c);
 	j->limit = job_io_limit(c, j->bs);
+	job_limit_after_ramp(j);
 	return 0;
+}
+
+bool job_limit_after_ramp(struct job *j)
+{
+	const struct sim *s = j->sim;
+
+	j->window_limit = j->limit;
+	if (s->measuring || s->stats_from <= s->start)
+		return false;
+	j->limit = UINT64_MAX;
+	return true;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/*
+ * fio's reset_all_stats() at the end of ramp_time zeroes io_blocks and
+ * io_bytes, which exceeds_number_ios() and keep_running() compare with
+ * number_ios and size: the limits count from the window's start.  The
+ * I/Os in flight then complete inside the window, so they count (fio's
+ * test adds io_u_in_flight): the window measures exactly number_ios.  A
+ * clone that ended in the ramp (an error) stays ended.
+ */
+void job_window_open(struct job *j)
+{
+	if (j->limit != UINT64_MAX)
+		return;
+	j->limit = sat_add(j->window_limit, j->completed);
+	if (j->flow)
+		flow_window_open(j);
 }
 
 /* Adds what the clone issued, per direction, to the run's result. */
@@ -219,12 +254,12 @@ void job_complete(struct job *j, struct sim_io *io, int error)
 		if (j->backlog) {
 			j->backlog--;
 			job_submit(j);
-		} else if (!j->inflight && j->issued >= j->limit && s->pev) {
-			fault_job_done(s);
+		} else if (!j->inflight && j->issued >= j->limit) {
+			sim_job_done(s);
 		}
 	} else if (j->issued < j->limit) {
 		job_submit(j);
-	} else if (!j->inflight && s->pev) {
-		fault_job_done(s);	/* scripted events may outlive it */
+	} else if (!j->inflight) {
+		sim_job_done(s);
 	}
 }

@@ -43,7 +43,10 @@ struct job_flow {
 	/* what it issues */
 	gsl_ran_discrete_t *split[DDIR_RWDIR_CNT]; /* bssplit draws */
 	uint64_t byte_limit;		/* size/io_size x loops, or max */
+	uint64_t window_bytes;		/* ... counted from the window's start
+					   (job_window_open) */
 	uint64_t bytes_issued;
+	uint64_t bytes_done;		/* completed */
 	bool trim_next;			/* trimwrite: the trim half is next */
 	uint32_t last_bs;		/* trimwrite: the trim's size */
 	bool check;			/* a thinktime check is due (fio checks
@@ -77,6 +80,9 @@ struct job_flow {
 /* ---- workloads/job.c ---- */
 /* Open loop: schedule the clone's next arrival, if any is left. */
 void job_next_arrival(struct job *j);
+/* With a ramp, the limit (j->limit, set) waits for the window's start:
+ * kept in window_limit, unlimited until then (returns true then). */
+bool job_limit_after_ramp(struct job *j);
 
 /* ---- workloads/job-flow.c ---- */
 /* True when the scenario has stonewall groups or start delays: then
@@ -87,6 +93,7 @@ void flow_teardown(struct job *j);
 void flow_start(struct job *j);
 void flow_complete(struct job *j, struct sim_io *io);
 void flow_arrival(struct job *j);
+void flow_window_open(struct job *j);
 /* True when a clone of c cannot run the plain loop. */
 bool flow_needed(const struct sim *s, const struct job_conf *c);
 
@@ -98,6 +105,8 @@ void bs_teardown(struct job_flow *f);
 uint32_t bs_draw(const struct job *j, unsigned d);
 /* The one size every direction the job uses has, or 0 when it varies. */
 uint32_t bs_fixed(const struct job_conf *c);
+/* The mean size of the job's I/Os (rw mix, bs, bsrange, bssplit). */
+double bs_mean(const struct job_conf *c);
 
 /* ---- workloads/replay.c ---- */
 /* Log entries due now; returns true with *e set when one may be issued,
