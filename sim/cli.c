@@ -123,6 +123,55 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
+/* Whether the command line gives one of the options named in names. */
+static bool cli_has(int argc, char **argv, const char *const *names)
+{
+	int i, used;
+
+	for (i = 1; i < argc; i += used) {
+		const char *key, *val;
+		const char *const *n;
+		char err[ERR_MAX];
+		size_t klen;
+
+		used = cli_option(argc, argv, i, &key, &klen, &val, err);
+		if (used < 0)
+			return false;
+		for (n = names; *n; n++)
+			if (key_is(key, klen, *n))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * --read_iolog on the command line replays the log in place of the
+ * scenario's workload, and fio replays and measures a whole log: the
+ * scenario's ramp_time and runtime (the built-in one's 1 s ramp would
+ * swallow most logs) are dropped unless the command line gives them too.
+ * A job file's (--job) are kept: they are written with its jobs.
+ */
+static void replay_window(int argc, char **argv, struct scenario *sc,
+			  bool job_file)
+{
+	static const char *const log[] = { "read_iolog", NULL };
+	static const char *const ramp[] = { "ramp_time", NULL };
+	static const char *const run[] = { "runtime", "timeout", NULL };
+	bool keep_ramp, keep_run;
+	unsigned i;
+
+	if (job_file || !cli_has(argc, argv, log))
+		return;
+	keep_ramp = cli_has(argc, argv, ramp);
+	keep_run = cli_has(argc, argv, run);
+	for (i = 0; i < sc->nr_jobs; i++) {
+		if (!keep_ramp)
+			sc->jobs[i].ramp_time = 0;
+		if (!keep_run)
+			sc->jobs[i].runtime = 0;
+	}
+}
+
 int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		  const char *const *extra_ok, char *err)
 {
@@ -200,9 +249,20 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 				return r;
 		}
 	}
+	replay_window(argc, argv, &o->sc, job != NULL);
 	r = scenario_validate(&o->sc, err);
 	if (r)
 		return r;
+	{
+		static const char *const clock[] = { "clock", NULL };
+
+		/* a sweep may cross modes and clocks: warned, not refused */
+		if (o->sc.mode == MODE_REQUEST && cli_has(argc, argv, clock))
+			mpsim_warn("--clock=%s does not apply in request mode: "
+				   "a request is stamped when the driver "
+				   "starts it (io_start_time_ns), whatever the "
+				   "bio clock", start_clock_name(o->sc.clock));
+	}
 	t = ps_find(o->sc.selector);
 	if (!t)
 		return input_error(err, "--selector: unknown selector '%s' (see: mpsim list selectors)",
@@ -239,6 +299,56 @@ static int bad_input(const char *err)
 }
 
 /*
+ * Options compare cannot honour: each column sets its own selector and
+ * bio clock, so --selector, --clock and --kernel (which sets the clocks,
+ * and for 5.8-5.17 says HST's ktime stamp did not exist) would be
+ * accepted and mean nothing.  They are refused; `mpsim run` takes them.
+ */
+static int compare_refuse(int argc, char **argv, char *err)
+{
+	static const struct {
+		const char *key, *why;
+	} no[] = {
+		{ "selector", "every column runs its own selector (pick "
+		  "columns with --columns; one selector: mpsim run)" },
+		{ "clock", "every column sets its own bio clock (pick columns "
+		  "with --columns; one clock: mpsim run)" },
+		{ "kernel", "the columns set the clocks a kernel would pin (one "
+		  "kernel: mpsim run --kernel=X.Y)" },
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(no); i++) {
+		const char *const one[] = { no[i].key, NULL };
+
+		if (cli_has(argc, argv, one))
+			return input_error(err, "compare: --%s: %s", no[i].key,
+					   no[i].why);
+	}
+	return 0;
+}
+
+/*
+ * Each column's warnings (run_warn), and the one that only the table as
+ * a whole shows: request mode stamps at dispatch, so the HST columns
+ * that differ only in the bio clock are the same run.
+ */
+static void compare_warn(const struct scenario *sc,
+			 const struct compare_result *cr)
+{
+	unsigned c, hst = 0;
+
+	for (c = 0; c < cr->nr_cols; c++) {
+		run_warn(sc, &cr->runs[c], cr->cols[c]->label);
+		hst += !strcmp(cr->cols[c]->selector, "historical-service-time");
+	}
+	if (sc->mode == MODE_REQUEST && hst > 1)
+		mpsim_warn("compare: in request mode the HST columns are the "
+			   "same run: a request is stamped at dispatch, and "
+			   "the bio clock they differ in does not apply");
+}
+
+/*
  * One run or one comparison.  Output is built in memory and written only
  * when complete, so bad input found late (selector arguments are checked
  * when the run builds its selector) never leaves half a table on stdout.
@@ -269,7 +379,10 @@ static int run_or_compare(int argc, char **argv, bool compare)
 		if (klen == 7 && !strncmp(key, "columns", 7))
 			columns = val ? val : "";
 	}
-	r = cli_parse_run(argc, argv, &o, compare ? compare_opts : NULL, err);
+	r = compare ? compare_refuse(argc, argv, err) : 0;
+	if (!r)
+		r = cli_parse_run(argc, argv, &o, compare ? compare_opts : NULL,
+				  err);
 	if (r) {
 		cli_free_run(&o);
 		return bad_input(err);
@@ -283,6 +396,10 @@ static int run_or_compare(int argc, char **argv, bool compare)
 		cli_free_run(&o);
 		return EXIT_BAD_INPUT;
 	}
+	if (compare)
+		compare_warn(&o.sc, &cr);
+	else
+		run_warn(&o.sc, &res, NULL);
 	pv.scenario = o.scenario_name;
 	pv.seed = o.seed;
 	pv.options = o.options;

@@ -194,6 +194,11 @@ static void compare_table(FILE *f, const struct provenance *pv,
 	}
 	if (at < 0)
 		fputs(" Best: capacity share, slots / mean cost, normalised.", f);
+	for (i = 0, c = 0; c < cr->nr_cols; c++)
+		i += !strcmp(cr->cols[c]->selector, "historical-service-time");
+	if (sc->mode == MODE_REQUEST && i > 1)
+		fputs(" In request mode the HST columns are one run: a request "
+		      "is stamped at dispatch, whatever the bio clock.", f);
 	fputc('\n', f);
 }
 

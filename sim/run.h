@@ -18,6 +18,14 @@
 int run_scenario(const struct scenario *sc, uint64_t seed,
 		 struct run_result *res, char *err);
 
+/*
+ * Warn on stderr (mpsim_warn) about what the result leaves out: an empty
+ * measured window and why, scripted events the run ended before.  label
+ * ("HST (ktime)") prefixes each line, or NULL.
+ */
+void run_warn(const struct scenario *sc, const struct run_result *r,
+	      const char *label);
+
 /* The capacity share of each path ("Best"): slots / mean cost, normalised;
  * an unbounded path counts as one slot per mean cost. */
 void best_shares(const struct scenario *sc, double *best);

@@ -493,6 +493,18 @@ bool fio_job_bounded(const struct job_conf *j)
 	       ((j->size || j->io_size) && !j->time_based);
 }
 
+/* The log's I/Os that replay_skip (1 << fio_ddir per direction) keeps. */
+static uint64_t replay_left(const struct iolog *log, unsigned skip)
+{
+	uint64_t n = 0;
+	unsigned d;
+
+	for (d = 0; d < DDIR_NR; d++)
+		if (!(skip & 1U << d))
+			n += log->ios[d];
+	return n;
+}
+
 int fio_validate_job(const struct job_conf *j, char *err)
 {
 	if (j->thinktime && j->rate_iops > 0)
@@ -515,6 +527,10 @@ int fio_validate_job(const struct job_conf *j, char *err)
 			return r;
 		r = log.n ? 0 : input_error(err, "%s: no I/O to replay",
 					    j->read_iolog);
+		if (!r && replay_left(&log, j->replay_skip) == 0)
+			r = input_error(err, "%s: replay_skip leaves none of "
+					"its %llu I/Os to replay", j->read_iolog,
+					(unsigned long long)replay_left(&log, 0));
 		iolog_free(&log);
 		return r;
 	}
