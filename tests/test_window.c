@@ -1,0 +1,364 @@
+/*
+ * test_window.c: the measured window and what fio counts in it.  The
+ * window closes when the last job finishes (not at the nominal runtime
+ * end); number_ios and size count from the end of ramp_time; a replayed
+ * log is measured whole; Little's law holds for closed loops however they
+ * end; Best costs a path at the run's mean I/O size.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "sim/cli.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
+
+/* One path, one slot, exactly 100 us an I/O: times are known exactly. */
+#define FIXED_PATH \
+	"[multipath]\nselector = round-robin\n" \
+	"[path a]\nslots = 1\nservice = fixed:100us\n"
+
+static void run_text(const char *text, struct run_result *res)
+{
+	char err[ERR_MAX] = "";
+	struct scenario sc;
+
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, res, err), 0, "%s", err);
+	scenario_free(&sc);
+}
+
+static double iops(const struct run_result *r)
+{
+	return r->window ? (double)r->total.ios * 1e9 / (double)r->window : 0;
+}
+
+/* ---- the window closes with the last job ---- */
+
+Test(window, closes_when_the_last_job_finishes)
+{
+	struct run_result r;
+
+	/* 1000 I/Os back to back at 100 us: 100 ms, though runtime says
+	 * 10 s; 10 000 IOPS, the path busy all of it */
+	run_text(FIXED_PATH "[j]\nnumber_ios=1000\nruntime=10s\n", &r);
+	cr_assert_eq(r.total.ios, 1000);
+	cr_assert_eq(r.window, 100 * NSEC_PER_MSEC);
+	cr_assert_float_eq(iops(&r), 10000.0, 1e-9);
+	cr_assert_eq(r.path[0].busy, r.window);
+	run_result_free(&r);
+
+	/* the slower of two jobs closes it: 300 I/Os at depth 1 each,
+	 * sharing the one slot, end at 600 x 100 us */
+	run_text(FIXED_PATH "[j]\nnumber_ios=300\nruntime=10s\n"
+		 "[k]\nnumber_ios=200\nruntime=10s\n", &r);
+	cr_assert_eq(r.total.ios, 500);
+	cr_assert_eq(r.window, 50 * NSEC_PER_MSEC);
+	run_result_free(&r);
+}
+
+Test(window, size_ends_the_window_too)
+{
+	struct run_result r;
+
+	/* 4 MiB of 4 KiB I/Os: 1024 of them, 102.4 ms */
+	run_text(FIXED_PATH "[j]\nsize=4m\nbs=4k\nruntime=10s\n", &r);
+	cr_assert_eq(r.total.ios, 1024);
+	cr_assert_eq(r.window, 1024 * 100 * NSEC_PER_USEC);
+	run_result_free(&r);
+}
+
+Test(window, runtime_still_ends_a_longer_job)
+{
+	struct run_result r;
+
+	run_text(FIXED_PATH "[j]\nnumber_ios=100000\nruntime=20ms\n", &r);
+	cr_assert_eq(r.window, 20 * NSEC_PER_MSEC);
+	/* the 200th completion is due at the very instant the run ends,
+	 * after it (events at one instant run in the order scheduled, and
+	 * the run's end was scheduled first) */
+	cr_assert_eq(r.total.ios, 199);
+	run_result_free(&r);
+}
+
+/* ---- fio's counters start again when the ramp ends ---- */
+
+Test(window, number_ios_counts_after_the_ramp)
+{
+	struct run_result r;
+
+	/* fio's reset_all_stats() at the ramp's end: number_ios=1000 is
+	 * 1000 measured I/Os however many the ramp did */
+	run_text(FIXED_PATH "[j]\nnumber_ios=1000\nramp_time=30050us\n"
+		 "runtime=10s\n", &r);
+	cr_assert_eq(r.total.ios, 1000);
+	/* the I/O in flight at the ramp's end completes 50 us into the
+	 * window and counts; 999 more follow */
+	cr_assert_eq(r.window, 50 * NSEC_PER_USEC + 999 * 100 * NSEC_PER_USEC);
+	run_result_free(&r);
+
+	/* a ramp longer than the job's I/O would take: still 1000 */
+	run_text(FIXED_PATH "[j]\nnumber_ios=1000\nramp_time=1s\n"
+		 "runtime=10s\n", &r);
+	cr_assert_eq(r.total.ios, 1000);
+	run_result_free(&r);
+
+	/* at depth 8 the 8 in flight when the ramp ends count towards N
+	 * (as fio's exceeds_number_ios() adds io_u_in_flight) */
+	run_text(FIXED_PATH "[j]\nnumber_ios=1000\niodepth=8\n"
+		 "ramp_time=1s\nruntime=10s\n", &r);
+	cr_assert_eq(r.total.ios, 1000);
+	run_result_free(&r);
+}
+
+Test(window, size_counts_after_the_ramp)
+{
+	struct run_result r;
+
+	run_text(FIXED_PATH "[j]\nsize=4m\nramp_time=50ms\nruntime=10s\n",
+		 &r);
+	cr_assert_eq(r.total.ios, 1024);
+	cr_assert_eq(r.total.bytes, 4u << 20);
+	run_result_free(&r);
+
+	/* the same through job-flow.c (a block-size range) */
+	run_text(FIXED_PATH "[j]\nsize=4m\nbsrange=4k-4k\nthinktime=1us\n"
+		 "ramp_time=50ms\nruntime=10s\n", &r);
+	cr_assert_eq(r.total.bytes, 4u << 20);
+	run_result_free(&r);
+}
+
+/* ---- replay ---- */
+
+/* `mpsim run ARGS...` as the command line parses it. */
+static void cli_run(const char *const *args, struct run_opts *o,
+		    struct run_result *r)
+{
+	char *argv[16], err[ERR_MAX] = "";
+	int argc = 0;
+
+	argv[argc++] = (char *)"run";
+	while (*args)
+		argv[argc++] = (char *)*args++;
+	cr_assert_eq(cli_parse_run(argc, argv, o, NULL, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&o->sc, o->seed, r, err), 0, "%s", err);
+}
+
+Test(window, a_replay_measures_the_whole_log)
+{
+	/* fio 3.33's own log: 132 reads, 124 writes, 10 syncs */
+	static const char *const plain[] = {
+		"--read_iolog=tests/iolog/fio-randrw-v3.log", NULL };
+	static const char *const ramp[] = {
+		"--read_iolog=tests/iolog/fio-randrw-v3.log",
+		"--ramp_time=5ms", NULL };
+	struct run_opts o;
+	struct run_result r;
+
+	/* the built-in scenario's 1 s ramp would swallow the 18 ms log */
+	cli_run(plain, &o, &r);
+	cr_assert_eq(o.sc.jobs[0].ramp_time, 0);
+	cr_assert_eq(o.sc.jobs[0].runtime, 0);
+	cr_assert_eq(r.total.ios, 266);
+	cr_assert_gt(r.window, 0);
+	run_result_free(&r);
+	cli_free_run(&o);
+
+	/* a ramp asked for is kept */
+	cli_run(ramp, &o, &r);
+	cr_assert_eq(o.sc.jobs[0].ramp_time, 5 * NSEC_PER_MSEC);
+	cr_assert_lt(r.total.ios, 266);
+	run_result_free(&r);
+	cli_free_run(&o);
+}
+
+/* ---- Little's law: L = lambda W for closed loops ---- */
+
+/*
+ * A closed loop keeps numjobs x iodepth I/Os in flight, so iops x mean
+ * latency must give that back.  The 1 % allowed covers the window's
+ * edges: the last iodepth I/Os draining, and the I/Os in flight at the
+ * ramp's end, whose latency began before it.  Runs ended by number_ios
+ * or size use one clone: two clones may end far apart (service-time
+ * keeps sending a clone's next I/O to the path its last one freed, so
+ * one clone holds the fast paths), and the in-flight count then really
+ * is lower for the rest of the window; runtime ends both at once.
+ */
+static void little(const struct scenario *sc, const struct run_result *r,
+		   const char *what)
+{
+	double l = iops(r) * lat_mean(&r->total.lat) / 1e9;
+	double want = (double)sc->jobs[0].iodepth * sc->jobs[0].numjobs;
+
+	cr_assert_gt(r->total.ios, 0, "%s: nothing measured", what);
+	cr_assert(fabs(l / want - 1) < 0.01, "%s: iops x lat = %.4f, not %g",
+		  what, l, want);
+}
+
+static const char *const endings[][4] = {
+	/* option, value, iodepth, numjobs */
+	{ "number_ios", "60000", "8", "1" },
+	{ "size", "240m", "8", "1" },
+	{ "runtime", "300ms", "4", "2" },
+};
+
+static void little_scenario(struct scenario *sc, unsigned e, bool ramp)
+{
+	char err[ERR_MAX] = "";
+
+	scenario_init(sc);
+	cr_assert_eq(scenario_load_builtin(sc, "hst-bio-mpath", err), 0, "%s",
+		     err);
+	cr_assert_eq(scenario_set(sc, "iodepth", endings[e][2], err), 0, "%s",
+		     err);
+	cr_assert_eq(scenario_set(sc, "numjobs", endings[e][3], err), 0, "%s",
+		     err);
+	cr_assert_eq(scenario_set(sc, "ramp_time", ramp ? "50ms" : "0", err),
+		     0, "%s", err);
+	/* the built-in runtime (10 s) outlasts the bounded endings */
+	cr_assert_eq(scenario_set(sc, endings[e][0], endings[e][1], err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_validate(sc, err), 0, "%s", err);
+}
+
+Test(little, run)
+{
+	unsigned e, ramp, seed;
+	char what[96];
+
+	for (e = 0; e < ARRAY_SIZE(endings); e++)
+		for (ramp = 0; ramp < 2; ramp++)
+			for (seed = 1; seed <= 3; seed++) {
+				struct scenario sc;
+				struct run_result r;
+				char err[ERR_MAX] = "";
+
+				little_scenario(&sc, e, ramp);
+				cr_assert_eq(run_scenario(&sc, seed, &r, err),
+					     0, "%s", err);
+				snprintf(what, sizeof(what), "run %s=%s%s "
+					 "seed %u", endings[e][0],
+					 endings[e][1],
+					 ramp ? " ramp_time=50ms" : "", seed);
+				little(&sc, &r, what);
+				if (e < 2)	/* bounded: ended before 10 s */
+					cr_assert_lt(r.window,
+						     5 * NSEC_PER_SEC, "%s",
+						     what);
+				run_result_free(&r);
+				scenario_free(&sc);
+			}
+}
+
+Test(little, compare)
+{
+	unsigned e, ramp, c;
+	char what[96];
+
+	for (e = 0; e < ARRAY_SIZE(endings); e++)
+		for (ramp = 0; ramp < 2; ramp++) {
+			struct compare_result cr;
+			struct scenario sc;
+			char err[ERR_MAX] = "";
+
+			little_scenario(&sc, e, ramp);
+			cr_assert_eq(compare_run(&sc, 1, "all", &cr, err), 0,
+				     "%s", err);
+			for (c = 0; c < cr.nr_cols; c++) {
+				snprintf(what, sizeof(what), "compare %s %s=%s%s",
+					 cr.cols[c]->key, endings[e][0],
+					 endings[e][1],
+					 ramp ? " ramp_time=50ms" : "");
+				little(&sc, &cr.runs[c], what);
+			}
+			compare_free(&cr);
+			scenario_free(&sc);
+		}
+}
+
+/* ---- Best with mixed sizes ---- */
+
+/* Best of path 0 against 100 us + mean bytes at 100 MiB/s, with the
+ * other path a plain 100 us. */
+static void best_mean(const char *job, double mean_bytes)
+{
+	char text[512], err[ERR_MAX] = "";
+	struct scenario sc;
+	double best[2], a, b;
+
+	snprintf(text, sizeof(text),
+		 "[multipath]\nselector = service-time\n"
+		 "[path a]\nslots = 1\nservice = fixed:100us\n"
+		 "bandwidth = 100m\n"
+		 "[path b]\nslots = 1\nservice = fixed:100us\n%s", job);
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	best_shares(&sc, best);
+	a = 1 / (100e-6 + mean_bytes / (100.0 * 1048576));
+	b = 1 / 100e-6;
+	cr_assert_float_eq(best[0], a / (a + b), 1e-9, "%s: best %f", job,
+			   best[0]);
+	scenario_free(&sc);
+}
+
+Test(best, mean_cost_over_every_size)
+{
+	best_mean("[j]\nbs=4k\nnumber_ios=1\n", 4096);
+	best_mean("[j]\nbssplit=4k/50:64k/50\nnumber_ios=1\n",
+		  (4096 + 65536) / 2.0);
+	/* 4k, 8k, 12k, 16k evenly */
+	best_mean("[j]\nbsrange=4k-16k\nnumber_ios=1\n", 10240);
+	/* reads 4k, writes 64k, 75 % reads */
+	best_mean("[j]\nrw=randrw\nrwmixread=75\nbs=4k,64k\nnumber_ios=1\n",
+		  0.75 * 4096 + 0.25 * 65536);
+	/* two jobs weighted by numjobs x iodepth: 1 x 1 of 4k, 3 x 1 of
+	 * 64k (a closed loop's share of I/Os at a common latency) */
+	best_mean("[j]\nbs=4k\nnumber_ios=1\n"
+		  "[k]\nbs=64k\nnumjobs=3\nnumber_ios=1\n",
+		  (4096 + 3 * 65536) / 4.0);
+}
+
+Test(best, the_issues_example)
+{
+	/* --path.sdd.bandwidth=100M --bssplit=4k/50:64k/50 on the built-in
+	 * scenario: the mean cost, about 0.044, not the 4k one (0.126) */
+	static const char *const args[] = { "--path.sdd.bandwidth=100M",
+		"--bssplit=4k/50:64k/50", NULL };
+	struct run_opts o;
+	char *argv[4], err[ERR_MAX] = "";
+	double best[10];
+	int argc = 0;
+
+	argv[argc++] = (char *)"run";
+	argv[argc++] = (char *)args[0];
+	argv[argc++] = (char *)args[1];
+	cr_assert_eq(cli_parse_run(argc, argv, &o, NULL, err), 0, "%s", err);
+	best_shares(&o.sc, best);
+	cr_assert(best[0] > 0.040 && best[0] < 0.048, "best[sdd] %f",
+		  best[0]);
+	cli_free_run(&o);
+}
+
+/* ---- events the run ended before ---- */
+
+Test(window, late_events_are_counted)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = round-robin\nfail = a at 5s\n"
+		 "[path a]\nslots = 1\nservice = fixed:100us\n"
+		 "[j]\nnumber_ios=100\nruntime=10s\n", &r);
+	cr_assert_eq(r.total.ios, 100);
+	cr_assert_eq(r.late_events, 1);
+	run_result_free(&r);
+
+	run_text("[multipath]\nselector = round-robin\nfail = a at 5ms\n"
+		 "reinstate = a at 6ms\nqueue_if_no_path = 1\n"
+		 "[path a]\nslots = 1\nservice = fixed:100us\n"
+		 "[j]\nnumber_ios=100\nruntime=10s\n", &r);
+	cr_assert_eq(r.late_events, 0);
+	run_result_free(&r);
+}
