@@ -80,6 +80,8 @@ test: deps
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests
 	$(BUILD)/mpsim-tests --jobs=2
 	LC_ALL=C sh tests/golden.sh ./mpsim
+	sh tests/window.sh ./mpsim
+	sh tests/options.sh ./mpsim
 	sh tests/plots.sh
 
 check-long: deps
@@ -96,6 +98,8 @@ asan: deps
 	    build-asan/mpsim-tests build-asan/mpsim
 	ASAN_OPTIONS=detect_leaks=1 build-asan/mpsim-tests --jobs=2
 	LC_ALL=C sh tests/golden.sh build-asan/mpsim
+	sh tests/window.sh build-asan/mpsim
+	sh tests/options.sh build-asan/mpsim
 
 valgrind: deps
 	@$(MAKE) --no-print-directory BUILD=build-noopt CFLAGS="-O0 -g" build-noopt/mpsim-tests

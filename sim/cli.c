@@ -26,7 +26,7 @@ void cli_usage(FILE *f)
 "  sweep             batch runs over lists and ranges of option values, with\n"
 "                    replications and confidence intervals (mpsim sweep --help)\n"
 "  merge             join per-point sweep files (mpsim merge --help)\n"
-"  list selectors|scenarios\n"
+"  list selectors|scenarios|options\n"
 "  bench             simulated I/Os per second of wall time, per selector\n"
 "  timers            the kernel timer-wheel catch-up experiment\n"
 "  published         the 2022 HST table beside mpsim's (--sensitivity)\n"
@@ -440,11 +440,29 @@ int cmd_list(int argc, char **argv)
 			       ps_types[i]->alias, ps_types[i]->kernel_file);
 		return EXIT_OK;
 	}
+	if (argc == 2 && !strcmp(argv[1], "options")) {
+		/* the command line's own, then the scenario's and fio's
+		 * (same columns: name, walk value, options it needs) */
+		static const char *const own[][3] = {
+			{ "scenario", "dm-delay-sync", "" },
+			{ "job", "tests/jobs/batch.fio", "" },
+			{ "seed", "2", "" },
+			{ "format", "json", "" },
+			{ "columns", "st", "" },	/* compare only */
+		};
+
+		for (i = 0; i < ARRAY_SIZE(own); i++)
+			printf("%s\t%s\t%s\n", own[i][0], own[i][1],
+			       own[i][2]);
+		scenario_list_options(stdout);
+		return EXIT_OK;
+	}
 	if (argc == 2 && !strcmp(argv[1], "scenarios")) {
 		for (i = 0; scenario_builtin_name(i); i++)
 			printf("%s\n", scenario_builtin_name(i));
 		return EXIT_OK;
 	}
-	fprintf(stderr, "mpsim: list: say 'selectors' or 'scenarios'\n");
+	fprintf(stderr, "mpsim: list: say 'selectors', 'scenarios' or "
+		"'options'\n");
 	return EXIT_BAD_INPUT;
 }

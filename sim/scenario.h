@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "clock.h"
 #include "sim.h"
@@ -334,6 +335,15 @@ int parse_bool(const char *s, bool *out, char *err);
  * Fills mean, lo/hi (uniform; fixed: both = mean) and cv for every kind
  * (fixed 0, exp 1, uniform its own). */
 int parse_dist(const char *s, struct dist *d, char *err);
+
+/*
+ * Every option the command line takes into a scenario (this file's table
+ * and fio's, workloads/fio-opts.c), one line each: name (a [path] one as
+ * path.NAME.KEY), a value that changes the built-in scenario's result or
+ * is warned about, and the options that value needs ("" for none),
+ * tab-separated.  For the option walk, tests/options.sh.
+ */
+void scenario_list_options(FILE *f);
 
 /* The i-th built-in scenario's name (i = 0, 1, ...), NULL past the last. */
 const char *scenario_builtin_name(unsigned i);

@@ -301,6 +301,10 @@ static int set_io_submit_mode(struct job_conf *j, const char *v,
 	if (strcmp(v, "inline") && strcmp(v, "offload"))
 		return input_error(err, "'" SHOW "' is not inline or offload",
 				   v);
+	if (!strcmp(v, "offload"))
+		warn_once("io_submit_mode", where, "io_submit_mode=offload: "
+			  "submission threads are not modelled (either mode "
+			  "submits at the arrival times), no change");
 	return 0;
 }
 
@@ -377,42 +381,68 @@ struct fio_opt {
 	unsigned flags;
 	int (*set)(struct job_conf *j, const char *v, const char *where,
 		   char *err);
+	/* the option walk's value and the options it needs (scenario.c) */
+	const char *walk, *with;
 };
+
+#define BW	"--path.sdd.bandwidth=20m"
+#define THINK	"--thinktime=100us"
+#define LOG	"--read_iolog=tests/iolog/fio-randrw-v3.log"
+#define RATE	"--rate_iops=20000"			/* open loop */
+#define MIX	"--rw=randrw --write_delay=1"	/* draws matter */
+#define TWO	"--job=tests/jobs/rate-trim.fio"
+/* accepted and changing nothing by design, as fio's own report would
+ * not change either: the walk checks they are documented as such */
+#define BY_DESIGN	"-"
 
 /* A new option is one line here; aliases share their setter. */
 static const struct fio_opt fio_opts[] = {
-	{ "bssplit", 0, set_bssplit },
-	{ "blocksize_range", 0, set_bsrange },
-	{ "bsrange", 0, set_bsrange },
-	{ "iodepth_batch_submit", 0, set_iodepth_batch },
-	{ "iodepth_batch", 0, set_iodepth_batch },
-	{ "iodepth_batch_complete_min", 0, set_complete_min },
-	{ "iodepth_batch_complete", 0, set_complete_min },
-	{ "iodepth_batch_complete_max", 0, set_complete_max },
-	{ "iodepth_low", 0, set_iodepth_low },
-	{ "thinktime", 0, set_thinktime },
-	{ "thinktime_spin", 0, set_thinktime_spin },
-	{ "thinktime_blocks", 0, set_thinktime_blocks },
-	{ "thinktime_blocks_type", 0, set_thinktime_type },
-	{ "thinktime_iotime", 0, set_thinktime_iotime },
-	{ "randrepeat", FO_FLAG, set_randrepeat },
-	{ "randseed", 0, set_randseed },
-	{ "stonewall", FO_FLAG, set_stonewall },
-	{ "wait_for_previous", FO_FLAG, set_stonewall },
-	{ "startdelay", 0, set_startdelay },
-	{ "loops", 0, set_loops },
-	{ "io_size", 0, set_io_size },
-	{ "io_limit", 0, set_io_size },
-	{ "read_iolog", 0, set_read_iolog },
-	{ "replay_no_stall", FO_FLAG, set_replay_no_stall },
-	{ "replay_time_scale", 0, set_replay_time_scale },
-	{ "replay_skip", 0, set_replay_skip },
-	{ "io_submit_mode", 0, set_io_submit_mode },
-	{ "direct", FO_FLAG, set_direct },
-	{ "buffered", FO_FLAG, set_buffered },
-	{ "group_reporting", FO_FLAG, set_group_reporting },
-	{ "filename", 0, set_filename },
+	{ "bssplit", 0, set_bssplit, "4k/50:64k/50", BW },
+	{ "blocksize_range", 0, set_bsrange, "4k-64k", BW },
+	{ "bsrange", 0, set_bsrange, "4k-64k", BW },
+	{ "iodepth_batch_submit", 0, set_iodepth_batch, "16", RATE },
+	{ "iodepth_batch", 0, set_iodepth_batch, "16", RATE },
+	{ "iodepth_batch_complete_min", 0, set_complete_min, "16", "" },
+	{ "iodepth_batch_complete", 0, set_complete_min, "16", "" },
+	{ "iodepth_batch_complete_max", 0, set_complete_max, "32",
+	  "--iodepth_batch_complete_min=8 --iodepth=16 " RATE },
+	{ "iodepth_low", 0, set_iodepth_low, "8", "" },
+	{ "thinktime", 0, set_thinktime, "100us", "" },
+	{ "thinktime_spin", 0, set_thinktime_spin, "50us", THINK },
+	{ "thinktime_blocks", 0, set_thinktime_blocks, "8", THINK },
+	{ "thinktime_blocks_type", 0, set_thinktime_type, "issue",
+	  THINK " --thinktime_blocks=8" },
+	{ "thinktime_iotime", 0, set_thinktime_iotime, "1ms", THINK },
+	{ "randrepeat", FO_FLAG, set_randrepeat, "1", MIX },
+	{ "randseed", 0, set_randseed, "7", MIX },
+	{ "stonewall", FO_FLAG, set_stonewall, "1", TWO },
+	{ "wait_for_previous", FO_FLAG, set_stonewall, "1", TWO },
+	{ "startdelay", 0, set_startdelay, "10ms", "" },
+	{ "loops", 0, set_loops, "2", "--size=1m" },
+	{ "io_size", 0, set_io_size, "1m", "" },
+	{ "io_limit", 0, set_io_size, "1m", "" },
+	{ "read_iolog", 0, set_read_iolog, "tests/iolog/fio-randrw-v3.log",
+	  "" },
+	{ "replay_no_stall", FO_FLAG, set_replay_no_stall, "1", LOG },
+	{ "replay_time_scale", 0, set_replay_time_scale, "50", LOG },
+	{ "replay_skip", 0, set_replay_skip, "write", LOG },
+	{ "io_submit_mode", 0, set_io_submit_mode, "offload",
+	  "--rate_iops=1000" },
+	{ "direct", FO_FLAG, set_direct, "0", "" },
+	{ "buffered", FO_FLAG, set_buffered, "1", "" },
+	/* mpsim reports the jobs together, which is what it asks for */
+	{ "group_reporting", FO_FLAG, set_group_reporting, BY_DESIGN, "" },
+	/* there are no files */
+	{ "filename", 0, set_filename, BY_DESIGN, "" },
 };
+
+void fio_list_options(FILE *f)
+{
+	const struct fio_opt *o;
+
+	for (o = fio_opts; o < fio_opts + ARRAY_SIZE(fio_opts); o++)
+		fprintf(f, "%s\t%s\t%s\n", o->key, o->walk, o->with);
+}
 
 int fio_job_option(struct job_conf *j, const char *key, const char *value,
 		   const char *where, char *err)
@@ -477,6 +507,15 @@ void fio_warn_jobs(const struct scenario *sc)
 		const struct job_conf *j = &sc->jobs[i];
 		char what[ERR_MAX];
 
+		/* fio spins thinktime_spin of the stall and sleeps the
+		 * rest: with no CPU time modelled, the stall is the same */
+		if (j->thinktime_spin && j->thinktime_spin <= j->thinktime) {
+			snprintf(what, sizeof(what), "job %.40s: "
+				 "thinktime_spin changes nothing (no CPU time "
+				 "is modelled: the stall is thinktime, spun or "
+				 "slept)", j->name);
+			warn_once("thinktime_spin", sc->name, what);
+		}
 		later |= i && j->stonewall;
 		if (!j->ramp_time || !(later || j->startdelay_max))
 			continue;

@@ -100,6 +100,8 @@ int fio_validate_job(const struct job_conf *j, char *err);
 /* Warnings about the jobs together (a ramp_time of a job that starts
  * after a stonewall or a startdelay is measured, not excluded). */
 void fio_warn_jobs(const struct scenario *sc);
+/* The options of fio's table, as scenario_list_options() lists them. */
+void fio_list_options(FILE *f);
 
 /* True when the job ends without runtime: size, number_ios or a log. */
 bool fio_job_bounded(const struct job_conf *j);

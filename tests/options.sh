@@ -1,0 +1,108 @@
+#!/bin/sh
+# options.sh: the option walk.  Every option the command line takes, as
+# the program itself lists them (mpsim list options: its option tables,
+# so a new option is walked as soon as it exists), is given to run,
+# compare and sweep with the value the table names, on top of the options
+# that value needs.  Each must change the figures, draw a warning, or be
+# refused (exit status 2); accepted with none of these is a silent
+# surprise, and fails.  Options the table marks "-" change nothing by
+# design (there are no files to name, say) and must be documented so in
+# the README.
+#
+# usage: options.sh MPSIM       (run from the repository's top)
+set -eu
+LC_ALL=C
+export LC_ALL
+mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# short runs; every walked value differs from these
+base="--runtime=100ms --ramp_time=10ms"
+pass=0
+fail=0
+TAB=$(printf '\t')
+
+# The figures of one invocation, without the lines that only echo the
+# options (a table's first line, a sweep's comment and option columns).
+figures() {
+	case $1 in
+	sweep) awk -F, '/^#/ { next }
+		!n { for (i = 1; i <= NF; i++) if ($i == "path") p = i; n = 1 }
+		{ s = ""; for (i = p; i <= NF; i++) s = s $i ","; print s }' ;;
+	*) sed 1d ;;
+	esac
+}
+
+# run CMD WITH [OPTION]: leaves out/err/status in $tmp/$tag.*
+invoke() {
+	tag=$1 cmd=$2 with=$3
+	shift 3
+	st=0
+	# shellcheck disable=SC2086
+	eval "set -- $base $with \"\$@\""
+	"$mpsim" "$cmd" "$@" >"$tmp/$tag.raw" 2>"$tmp/$tag.err" || st=$?
+	echo "$st" >"$tmp/$tag.st"
+	figures "$cmd" <"$tmp/$tag.raw" >"$tmp/$tag.out" || true
+}
+
+"$mpsim" list options >"$tmp/options"
+[ -s "$tmp/options" ] || { echo "options: mpsim list options is empty"; exit 1; }
+while IFS="$TAB" read -r name val with; do
+	name=$(echo "$name" | sed 's/NAME/sdd/')
+	if [ "$val" = "-" ]; then
+		if grep -q "\`$name\`" README.md; then
+			pass=$((pass + 1))
+		else
+			echo "options: --$name changes nothing by design, but the README does not say so"
+			fail=$((fail + 1))
+		fi
+		continue
+	fi
+	refused=0
+	for cmd in run compare sweep; do
+		invoke base "$cmd" "$with"
+		# an option the value needs may be refused by this command
+		# (compare --selector): then so must the value be
+		if [ "$(cat "$tmp/base.st")" = 2 ] && [ -n "$with" ]; then
+			invoke try "$cmd" "$with" "--$name=$val"
+			if [ "$(cat "$tmp/try.st")" = 2 ]; then
+				pass=$((pass + 1))
+				refused=$((refused + 1))
+			else
+				echo "options: $cmd $with --$name=$val: accepted though $with is not"
+				fail=$((fail + 1))
+			fi
+			continue
+		fi
+		if [ "$(cat "$tmp/base.st")" != 0 ]; then
+			echo "options: $cmd $base $with: exit status $(cat "$tmp/base.st") without --$name"
+			sed 's/^/  | /' "$tmp/base.err" | head -3
+			fail=$((fail + 1))
+			continue
+		fi
+		invoke try "$cmd" "$with" "--$name=$val"
+		st=$(cat "$tmp/try.st")
+		if [ "$st" = 2 ] && [ ! -s "$tmp/try.raw" ]; then
+			refused=$((refused + 1))
+			pass=$((pass + 1))
+		elif [ "$st" != 0 ]; then
+			echo "options: $cmd --$name=$val: exit status $st"
+			fail=$((fail + 1))
+		elif ! cmp -s "$tmp/base.out" "$tmp/try.out"; then
+			pass=$((pass + 1))
+		elif grep -q 'mpsim: warning' "$tmp/try.err" &&
+		     ! cmp -s "$tmp/base.err" "$tmp/try.err"; then
+			pass=$((pass + 1))
+		else
+			echo "options: $cmd --$name=$val (with: ${with:-nothing}) is accepted, changes nothing and warns of nothing"
+			fail=$((fail + 1))
+		fi
+	done
+	# refused by every command: the table's value is wrong, not the option
+	if [ "$refused" = 3 ] && [ "$name" != columns ]; then
+		echo "options: --$name=$val is refused by every command; the walk's value is bad"
+		fail=$((fail + 1))
+	fi
+done <"$tmp/options"
+echo "options: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
