@@ -27,6 +27,7 @@ struct reply {
 	uint64_t point;
 	int32_t status;
 	uint32_t len;
+	uint32_t notes;		/* SWEEP_NOTE_* of the point's runs */
 };
 
 struct worker {
@@ -84,7 +85,7 @@ worker_main(const struct sweep *sw, int task, int reply)
 		char *blk = NULL;
 		size_t len = 0;
 
-		h.status = sweep_run_point(sw, k, &blk, &len, err);
+		h.status = sweep_run_point(sw, k, &blk, &len, &h.notes, err);
 		h.len = (uint32_t)(h.status ? strlen(err) : len);
 		if (write_full(reply, &h, sizeof(h)) ||
 		    write_full(reply, h.status ? err : blk, h.len))
@@ -167,6 +168,41 @@ static void worker_died(struct worker *w)
 			WEXITSTATUS(st));
 }
 
+/*
+ * What the points' runs left out (run_warn's cases), gathered from the
+ * workers, who print nothing, and said once at the end of the sweep.
+ */
+struct notes {
+	uint64_t points[2];	/* points with each note */
+	uint64_t first[2];	/* the first of them */
+};
+
+static void note_add(struct notes *n, const struct reply *h)
+{
+	unsigned b;
+
+	for (b = 0; b < 2; b++)
+		if (h->notes & 1U << b && !n->points[b]++)
+			n->first[b] = h->point;
+}
+
+static void notes_warn(const struct notes *n)
+{
+	if (n->points[0])
+		mpsim_warn("sweep: %llu point%s measured no I/O (the first: "
+			   "point %llu); mpsim run with its options says why",
+			   (unsigned long long)n->points[0],
+			   n->points[0] == 1 ? "" : "s",
+			   (unsigned long long)n->first[0]);
+	if (n->points[1])
+		mpsim_warn("sweep: %llu point%s ended before scripted "
+			   "fail/reinstate events, which changed nothing "
+			   "(the first: point %llu)",
+			   (unsigned long long)n->points[1],
+			   n->points[1] == 1 ? "" : "s",
+			   (unsigned long long)n->first[1]);
+}
+
 int sweep_pool(const struct sweep *sw, const uint64_t *todo, uint64_t n,
 	       unsigned jobs, int private_fd, sweep_done_fn done, void *ctx)
 {
@@ -174,6 +210,7 @@ int sweep_pool(const struct sweep *sw, const uint64_t *todo, uint64_t n,
 	struct pollfd *pfd;
 	struct worker *w;
 	void (*old_pipe)(int);
+	struct notes notes = { { 0 }, { 0 } };
 	uint64_t next = 0;
 	int rc = EXIT_OK;
 
@@ -235,6 +272,7 @@ int sweep_pool(const struct sweep *sw, const uint64_t *todo, uint64_t n,
 				continue;
 			}
 			msg[h.len] = '\0';
+			note_add(&notes, &h);
 			if (h.status) {
 				fprintf(stderr, "mpsim: sweep point %llu: %s\n",
 					(unsigned long long)h.point, msg);
@@ -256,6 +294,7 @@ int sweep_pool(const struct sweep *sw, const uint64_t *todo, uint64_t n,
 		}
 	}
 
+	notes_warn(&notes);
 	for (i = 0; i < live; i++) {
 		close(w[i].task);
 		close(w[i].reply);

@@ -275,7 +275,7 @@ static void write_block(FILE *f, const struct sweep *sw, uint64_t k,
 }
 
 int sweep_run_point(const struct sweep *sw, uint64_t k, char **blk,
-		    size_t *len, char *err)
+		    size_t *len, uint32_t *notes, char *err)
 {
 	struct samples s = { .reps = sw->reps };
 	struct run_result res;
@@ -285,6 +285,7 @@ int sweep_run_point(const struct sweep *sw, uint64_t k, char **blk,
 	FILE *f;
 	int rc;
 
+	*notes = 0;
 	rc = sweep_point_opts(sw, k, &o, err);
 	if (rc)
 		return rc;
@@ -298,6 +299,10 @@ int sweep_run_point(const struct sweep *sw, uint64_t k, char **blk,
 		if (rc)
 			goto out;
 		take(&s, &res);
+		if (!res.total.ios)
+			*notes |= SWEEP_NOTE_EMPTY;
+		if (res.late_events)
+			*notes |= SWEEP_NOTE_LATE_EVENTS;
 		run_result_free(&res);
 	}
 	*blk = NULL;

@@ -137,9 +137,14 @@ void sweep_head(struct sweep *sw);
 char *sweep_row_prefix(const struct sweep *sw, uint64_t k,
 		       const struct run_opts *o);
 
-/* Run point k (all replications); *blk gets its rows (malloc'd). */
+/* What a point's runs left out, for the sweep's warnings. */
+#define SWEEP_NOTE_EMPTY	1u	/* a run measured no I/O */
+#define SWEEP_NOTE_LATE_EVENTS	2u	/* scripted events never ran */
+
+/* Run point k (all replications); *blk gets its rows (malloc'd), *notes
+ * the SWEEP_NOTE_* of its runs. */
 int sweep_run_point(const struct sweep *sw, uint64_t k, char **blk,
-		    size_t *len, char *err);
+		    size_t *len, uint32_t *notes, char *err);
 
 /* Read the first line of a sweep file (either format): the version of
  * mpsim that wrote it and its options (*cmdline allocated).  Returns 0,

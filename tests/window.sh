@@ -41,6 +41,11 @@ warns "every job finished inside ramp_time" -- \
 # Every job done at 100 I/Os, long before the event.
 warns "1 scripted fail/reinstate event never ran" -- \
 	--number_ios=100 --ramp_time=0 "--fail=sdd at 5s"
+# a sweep's workers print nothing: the sweep says it once at the end
+warns "sweep: 1 point measured no I/O (the first: point 1)" -- sweep \
+	--read_iolog=$LOG --ramp_time=0,1s
+warns "sweep: 2 points ended before scripted" -- sweep --number_ios=100 \
+	--ramp_time=0 "--fail=sdd at 5s" --iodepth=1,2
 warns "does not apply in request mode" -- --mode=request --clock=jiffies
 warns "HST columns are the same run" -- compare --mode=request \
 	--runtime=50ms --ramp_time=0
