@@ -172,6 +172,58 @@ static void replay_window(int argc, char **argv, struct scenario *sc,
 	}
 }
 
+/* Whether anything in the run reads jiffies (and so HZ and the uptime's
+ * phase against the tick): historical-service-time's bio start stamp
+ * when it is not ktime, its select_path on sched_clock, dm-delay. */
+static bool jiffies_read(const struct scenario *sc)
+{
+	bool hst = !strcmp(sc->selector, "historical-service-time");
+	unsigned i;
+
+	if (hst && (sc->select_sched_clock ||
+		    (sc->mode == MODE_BIO && sc->clock != START_KTIME)))
+		return true;
+	for (i = 0; i < sc->nr_paths; i++) {
+		const struct delay_conf *d = &sc->paths[i].delay;
+
+		if (d->read_ms || d->write_ms || d->flush_ms)
+			return true;
+	}
+	return false;
+}
+
+void cli_warn_inert(int argc, char **argv, const struct scenario *sc)
+{
+	static const char *const clock[] = { "clock", NULL };
+	static const char *const hz[] = { "hz", NULL };
+	static const char *const uptime[] = { "uptime", NULL };
+
+	/* a sweep may cross modes and clocks: warned, not refused */
+	if (cli_has(argc, argv, clock)) {
+		if (sc->mode == MODE_REQUEST)
+			mpsim_warn("--clock=%s does not apply in request mode: "
+				   "a request is stamped when the driver "
+				   "starts it (io_start_time_ns), whatever the "
+				   "bio clock", start_clock_name(sc->clock));
+		else if (strcmp(sc->selector, "historical-service-time"))
+			mpsim_warn("--clock=%s changes nothing: %s does not "
+				   "read the bio start stamp (only "
+				   "historical-service-time does)",
+				   start_clock_name(sc->clock), sc->selector);
+	}
+	if (!jiffies_read(sc)) {
+		if (cli_has(argc, argv, hz))
+			mpsim_warn("--hz=%u changes nothing here: nothing reads "
+				   "jiffies (no jiffies stamp for "
+				   "historical-service-time, no dm-delay)",
+				   sc->hz);
+		if (cli_has(argc, argv, uptime))
+			mpsim_warn("--uptime changes nothing here: every clock "
+				   "read is ktime, which the uptime only "
+				   "shifts (no jiffies stamp, no dm-delay)");
+	}
+}
+
 int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		  const char *const *extra_ok, char *err)
 {
@@ -253,16 +305,6 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 	r = scenario_validate(&o->sc, err);
 	if (r)
 		return r;
-	{
-		static const char *const clock[] = { "clock", NULL };
-
-		/* a sweep may cross modes and clocks: warned, not refused */
-		if (o->sc.mode == MODE_REQUEST && cli_has(argc, argv, clock))
-			mpsim_warn("--clock=%s does not apply in request mode: "
-				   "a request is stamped when the driver "
-				   "starts it (io_start_time_ns), whatever the "
-				   "bio clock", start_clock_name(o->sc.clock));
-	}
 	t = ps_find(o->sc.selector);
 	if (!t)
 		return input_error(err, "--selector: unknown selector '%s' (see: mpsim list selectors)",
@@ -396,10 +438,12 @@ static int run_or_compare(int argc, char **argv, bool compare)
 		cli_free_run(&o);
 		return EXIT_BAD_INPUT;
 	}
-	if (compare)
+	if (compare) {
 		compare_warn(&o.sc, &cr);
-	else
+	} else {
+		cli_warn_inert(argc, argv, &o.sc);
 		run_warn(&o.sc, &res, NULL);
+	}
 	pv.scenario = o.scenario_name;
 	pv.seed = o.seed;
 	pv.options = o.options;

@@ -40,6 +40,11 @@ struct run_opts {
 int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		  const char *const *extra_ok, char *err);
 void cli_free_run(struct run_opts *o);
+/* Warn about options of the command line that the run's scenario leaves
+ * with nothing to do (--clock in request mode or for a selector that
+ * ignores the bio stamp, --hz and --uptime when nothing reads jiffies).
+ * run and sweep; compare's columns read jiffies and set the clock. */
+void cli_warn_inert(int argc, char **argv, const struct scenario *sc);
 
 /* Split "--key=value" or "--key" "value"; returns the number of words
  * used (1 or 2), or -EINVAL. */

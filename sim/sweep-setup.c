@@ -413,6 +413,8 @@ int sweep_point_opts(const struct sweep *sw, uint64_t k, struct run_opts *o,
 	r = cli_parse_run((int)sw->nr_opt + 1, argv, o, NULL, err);
 	if (!r)
 		r = check_selector(&o->sc, err);
+	if (!r)
+		cli_warn_inert((int)sw->nr_opt + 1, argv, &o->sc);
 	if (r)
 		cli_free_run(o);
 	for (i = 0; i <= sw->nr_opt; i++)

@@ -47,6 +47,10 @@ warns "sweep: 1 point measured no I/O (the first: point 1)" -- sweep \
 warns "sweep: 2 points ended before scripted" -- sweep --number_ios=100 \
 	--ramp_time=0 "--fail=sdd at 5s" --iodepth=1,2
 warns "does not apply in request mode" -- --mode=request --clock=jiffies
+warns "service-time does not read the bio start stamp" -- --selector=st \
+	--clock=jiffies --runtime=20ms
+warns "--hz=100 changes nothing here" -- --hz=100 --runtime=20ms
+warns "--uptime changes nothing here" -- sweep --uptime=1s,2s --runtime=20ms
 warns "HST columns are the same run" -- compare --mode=request \
 	--runtime=50ms --ramp_time=0
 grep -q "In request mode the HST columns are one run" "$tmp/out" && ok ||
