@@ -9,6 +9,7 @@
 #ifndef MPSIM_CLI_H
 #define MPSIM_CLI_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -40,6 +41,18 @@ struct run_opts {
 int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		  const char *const *extra_ok, char *err);
 void cli_free_run(struct run_opts *o);
+/* ---- sim/cli-checks.c ---- */
+/* Whether argv (argv[0] the command) gives one of the NULL-ended names. */
+bool cli_has(int argc, char **argv, const char *const *names);
+/* --read_iolog on the command line drops the scenario's ramp_time and
+ * runtime, unless given too or the jobs come from a job file. */
+void replay_window(int argc, char **argv, struct scenario *sc,
+		   bool job_file);
+/* compare --selector, --clock, --kernel: -EINVAL with err saying why. */
+int compare_refuse(int argc, char **argv, char *err);
+/* compare's warnings: each column's (run_warn), and the HST columns of
+ * request mode being one run. */
+void compare_warn(const struct scenario *sc, const struct compare_result *cr);
 /* Warn about options of the command line that the run's scenario leaves
  * with nothing to do (--clock in request mode or for a selector that
  * ignores the bio stamp, --hz and --uptime when nothing reads jiffies).

@@ -43,7 +43,7 @@ void fault_teardown(struct sim *s)
 
 static int scripted_match(const struct event *e, void *arg)
 {
-	struct sim *s = arg;
+	const struct sim *s = arg;
 	const struct path_ev *pe = e->obj;
 
 	return e->kind == EV_PATH_EVENT && pe >= s->pev &&

@@ -1,0 +1,162 @@
+/*
+ * cli-checks.c: what the command line's options cannot mean on their
+ * own: a replay's window, the options compare refuses, and the warnings
+ * about options a run leaves with nothing to do, so that no option is
+ * accepted and silently ignored (tests/options.sh walks them all).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "run.h"
+
+/* Whether the command line gives one of the options named in names. */
+bool cli_has(int argc, char **argv, const char *const *names)
+{
+	int i, used;
+
+	for (i = 1; i < argc; i += used) {
+		const char *key, *val;
+		const char *const *n;
+		char err[ERR_MAX];
+		size_t klen;
+
+		used = cli_option(argc, argv, i, &key, &klen, &val, err);
+		if (used < 0)
+			return false;
+		for (n = names; *n; n++)
+			if (strlen(*n) == klen && !strncmp(key, *n, klen))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * --read_iolog on the command line replays the log in place of the
+ * scenario's workload, and fio replays and measures a whole log: the
+ * scenario's ramp_time and runtime (the built-in one's 1 s ramp would
+ * swallow most logs) are dropped unless the command line gives them too.
+ * A job file's (--job) are kept: they are written with its jobs.
+ */
+void replay_window(int argc, char **argv, struct scenario *sc,
+			  bool job_file)
+{
+	static const char *const log[] = { "read_iolog", NULL };
+	static const char *const ramp[] = { "ramp_time", NULL };
+	static const char *const run[] = { "runtime", "timeout", NULL };
+	bool keep_ramp, keep_run;
+	unsigned i;
+
+	if (job_file || !cli_has(argc, argv, log))
+		return;
+	keep_ramp = cli_has(argc, argv, ramp);
+	keep_run = cli_has(argc, argv, run);
+	for (i = 0; i < sc->nr_jobs; i++) {
+		if (!keep_ramp)
+			sc->jobs[i].ramp_time = 0;
+		if (!keep_run)
+			sc->jobs[i].runtime = 0;
+	}
+}
+
+/* Whether anything in the run reads jiffies (and so HZ and the uptime's
+ * phase against the tick): historical-service-time's bio start stamp
+ * when it is not ktime, its select_path on sched_clock, dm-delay. */
+static bool jiffies_read(const struct scenario *sc)
+{
+	bool hst = !strcmp(sc->selector, "historical-service-time");
+	unsigned i;
+
+	if (hst && (sc->select_sched_clock ||
+		    (sc->mode == MODE_BIO && sc->clock != START_KTIME)))
+		return true;
+	for (i = 0; i < sc->nr_paths; i++) {
+		const struct delay_conf *d = &sc->paths[i].delay;
+
+		if (d->read_ms || d->write_ms || d->flush_ms)
+			return true;
+	}
+	return false;
+}
+
+void cli_warn_inert(int argc, char **argv, const struct scenario *sc)
+{
+	static const char *const clock[] = { "clock", NULL };
+	static const char *const hz[] = { "hz", NULL };
+	static const char *const uptime[] = { "uptime", NULL };
+
+	/* a sweep may cross modes and clocks: warned, not refused */
+	if (cli_has(argc, argv, clock)) {
+		if (sc->mode == MODE_REQUEST)
+			mpsim_warn("--clock=%s does not apply in request mode: "
+				   "a request is stamped when the driver "
+				   "starts it (io_start_time_ns), whatever the "
+				   "bio clock", start_clock_name(sc->clock));
+		else if (strcmp(sc->selector, "historical-service-time"))
+			mpsim_warn("--clock=%s changes nothing: %s does not "
+				   "read the bio start stamp (only "
+				   "historical-service-time does)",
+				   start_clock_name(sc->clock), sc->selector);
+	}
+	if (!jiffies_read(sc)) {
+		if (cli_has(argc, argv, hz))
+			mpsim_warn("--hz=%u changes nothing here: nothing reads "
+				   "jiffies (no jiffies stamp for "
+				   "historical-service-time, no dm-delay)",
+				   sc->hz);
+		if (cli_has(argc, argv, uptime))
+			mpsim_warn("--uptime changes nothing here: every clock "
+				   "read is ktime, which the uptime only "
+				   "shifts (no jiffies stamp, no dm-delay)");
+	}
+}
+
+/*
+ * Options compare cannot honour: each column sets its own selector and
+ * bio clock, so --selector, --clock and --kernel (which sets the clocks,
+ * and for 5.8-5.17 says HST's ktime stamp did not exist) would be
+ * accepted and mean nothing.  They are refused; `mpsim run` takes them.
+ */
+int compare_refuse(int argc, char **argv, char *err)
+{
+	static const struct {
+		const char *key, *why;
+	} no[] = {
+		{ "selector", "every column runs its own selector (pick "
+		  "columns with --columns; one selector: mpsim run)" },
+		{ "clock", "every column sets its own bio clock (pick columns "
+		  "with --columns; one clock: mpsim run)" },
+		{ "kernel", "the columns set the clocks a kernel would pin (one "
+		  "kernel: mpsim run --kernel=X.Y)" },
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(no); i++) {
+		const char *const one[] = { no[i].key, NULL };
+
+		if (cli_has(argc, argv, one))
+			return input_error(err, "compare: --%s: %s", no[i].key,
+					   no[i].why);
+	}
+	return 0;
+}
+
+/*
+ * Each column's warnings (run_warn), and the one that only the table as
+ * a whole shows: request mode stamps at dispatch, so the HST columns
+ * that differ only in the bio clock are the same run.
+ */
+void compare_warn(const struct scenario *sc,
+			 const struct compare_result *cr)
+{
+	unsigned c, hst = 0;
+
+	for (c = 0; c < cr->nr_cols; c++) {
+		run_warn(sc, &cr->runs[c], cr->cols[c]->label);
+		hst += !strcmp(cr->cols[c]->selector, "historical-service-time");
+	}
+	if (sc->mode == MODE_REQUEST && hst > 1)
+		mpsim_warn("compare: in request mode the HST columns are the "
+			   "same run: a request is stamped at dispatch, and "
+			   "the bio clock they differ in does not apply");
+}
