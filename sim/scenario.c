@@ -1553,6 +1553,19 @@ int scenario_validate(const struct scenario *sc, char *err)
 				   "iodepth=%u is capped at 1 (as fio does; "
 				   "use ioengine=libaio)", j->name,
 				   ioengine_name(j->ioengine), j->iodepth);
+	/* only request-based multipath reads a clone's dispatch stamp */
+	if (sc->mode == MODE_BIO) {
+		const struct path_conf *p;
+
+		for (p = sc->paths; p < sc->paths + sc->nr_paths; p++)
+			if (!p->request_stats) {
+				mpsim_warn("%s: [path %s] request_stats = 0 "
+					   "changes nothing in bio mode (a bio "
+					   "is stamped when dm maps it)",
+					   sc->name, p->name);
+				break;
+			}
+	}
 	fio_warn_jobs(sc);
 	return 0;
 }

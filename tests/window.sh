@@ -50,6 +50,10 @@ warns "does not apply in request mode" -- --mode=request --clock=jiffies
 warns "service-time does not read the bio start stamp" -- --selector=st \
 	--clock=jiffies --runtime=20ms
 warns "--hz=100 changes nothing here" -- --hz=100 --runtime=20ms
+warns "stonewall changes nothing: it is the only job" -- --stonewall \
+	--runtime=20ms
+warns "request_stats = 0 changes nothing in bio mode" -- \
+	--path.sdd.request_stats=0 --runtime=20ms
 warns "--uptime changes nothing here" -- sweep --uptime=1s,2s --runtime=20ms
 warns "HST columns are the same run" -- compare --mode=request \
 	--runtime=50ms --ramp_time=0

@@ -516,6 +516,13 @@ void fio_warn_jobs(const struct scenario *sc)
 				 "slept)", j->name);
 			warn_once("thinktime_spin", sc->name, what);
 		}
+		/* fio: the first job has nothing above it to wait for */
+		if (!i && j->stonewall && sc->nr_jobs == 1) {
+			snprintf(what, sizeof(what), "job %.40s: stonewall "
+				 "changes nothing: it is the only job, with "
+				 "none before it to wait for", j->name);
+			warn_once("stonewall", sc->name, what);
+		}
 		later |= i && j->stonewall;
 		if (!j->ramp_time || !(later || j->startdelay_max))
 			continue;
