@@ -149,6 +149,12 @@ struct job {
 	uint64_t writes;		/* mixed plain loop: writes drawn */
 	struct job_flow *flow;		/* NULL: the plain loop; else the
 					   state of workloads/job-flow.c */
+	unsigned unit;			/* its report unit (run_result.job) */
+	struct path_stats *report;	/* that unit's counters; NULL when
+					   the run has one unit */
+	sim_ns began;			/* it started issuing; UINT64_MAX:
+					   never (a stonewall held it) */
+	sim_ns last_done;		/* its latest completion */
 };
 
 struct sim {
@@ -231,6 +237,8 @@ void job_complete(struct job *j, struct sim_io *io, int error);
  * (the I/Os still in flight count towards it, as fio's in its
  * exceeds_number_ios()). */
 void job_window_open(struct job *j);
+/* Whether the clone has issued all it will and has nothing in flight. */
+bool job_done(const struct job *j);
 
 /* ---- workloads/job-flow.c ---- */
 /* A job's own timer (EV_JOB_WAKE): thinktime or startdelay over, a

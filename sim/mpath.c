@@ -304,12 +304,12 @@ void mpath_end_io(struct mpath *m, struct sim_io *io, int error)
 		return;
 	}
 	if (s->measuring) {
-		struct path_stats *ps = p->stats;
 		uint64_t lat = s->now - io->submit;
 
-		ps->ios++;
-		ps->bytes += io->bytes;
-		lat_add(&ps->lat, lat);
+		stats_add(p->stats, io->ddir, io->bytes, lat);
+		/* a run of one report unit reports the total as the unit */
+		if (__builtin_expect(io->job->report != NULL, 0))
+			stats_add(io->job->report, io->ddir, io->bytes, lat);
 	}
 	job_complete(io->job, io, 0);
 }

@@ -78,6 +78,81 @@ void best_shares(const struct scenario *sc, double *best)
 		best[i] = sum > 0 ? best[i] / sum : 0;
 }
 
+/*
+ * fio's report units (__show_run_stats): clones in job order; a clone
+ * joins the unit before it when it has group_reporting and the same
+ * groupid, which (add_job) goes up at each job section after the first
+ * with stonewall or new_group.  Returns the number of units; unit[n] is
+ * clone n's.
+ */
+static unsigned job_units(const struct sim *s, unsigned *unit,
+			  unsigned *groupid)
+{
+	const struct job_conf *prev = NULL;
+	unsigned n, g = 0, last_g = 0, u = 0;
+
+	for (n = 0; n < s->nr_jobs; n++) {
+		const struct job_conf *c = s->jobs[n].conf;
+
+		if (prev && c != prev && (c->stonewall || c->new_group))
+			g++;
+		if (n && !(c->group_reporting && g == last_g))
+			u++;
+		unit[n] = u;
+		groupid[n] = g;
+		last_g = g;
+		prev = c;
+	}
+	return s->nr_jobs ? u + 1 : 0;
+}
+
+static void job_units_setup(struct sim *s, struct run_result *res)
+{
+	unsigned *unit = xcalloc(s->nr_jobs + 1, sizeof(*unit));
+	unsigned *gid = xcalloc(s->nr_jobs + 1, sizeof(*gid));
+	unsigned n, nr = job_units(s, unit, gid);
+
+	run_result_jobs(res, nr);
+	for (n = 0; n < s->nr_jobs; n++) {
+		struct job_report *jr = &res->job[unit[n]];
+
+		if (!jr->clones++) {
+			snprintf(jr->name, sizeof(jr->name), "%s",
+				 s->jobs[n].conf->name);
+			jr->group = gid[n];
+		}
+		s->jobs[n].unit = unit[n];
+		/* one unit: its figures are the total's, counted once */
+		s->jobs[n].report = nr > 1 ? &jr->st : NULL;
+	}
+	free(unit);
+	free(gid);
+}
+
+/* Each unit's measured time: per clone from the later of its start and
+ * the window's to its end (or the window's), the longest of its clones
+ * (fio's sum_thread_stats keeps the largest runtime). */
+static void job_units_close(struct sim *s, struct run_result *res)
+{
+	unsigned n;
+
+	for (n = 0; n < res->nr_jobs; n++) {
+		if (res->nr_jobs > 1)
+			stats_close(&res->job[n].st);
+		else
+			stats_merge(&res->job[n].st, &res->total);
+	}
+	for (n = 0; n < s->nr_jobs; n++) {
+		const struct job *j = &s->jobs[n];
+		struct job_report *jr = &res->job[j->unit];
+		sim_ns from = j->began > s->stats_from ? j->began : s->stats_from;
+		sim_ns to = job_done(j) ? j->last_done : s->now;
+
+		if (j->began != UINT64_MAX && to > from && to - from > jr->runtime)
+			jr->runtime = to - from;
+	}
+}
+
 static void sim_free(struct sim *s)
 {
 	unsigned i;
@@ -145,6 +220,7 @@ int run_scenario(const struct scenario *sc, uint64_t seed,
 			nr_io += s.jobs[n].depth;
 		}
 	}
+	job_units_setup(&s, res);
 	s.io_mem = xcalloc(nr_io, sizeof(*s.io_mem));
 	for (i = 0; i < nr_io; i++)
 		sim_io_put(&s, &s.io_mem[i]);
@@ -179,11 +255,8 @@ int run_scenario(const struct scenario *sc, uint64_t seed,
 	 * finished (its last completion), as fio's runtime ends. */
 	for (i = 0; i < s.nr_paths; i++) {
 		path_stats_close(&s.paths[i]);
-		res->total.ios += res->path[i].ios;
-		res->total.bytes += res->path[i].bytes;
-		res->total.errors += res->path[i].errors;
-		res->total.starts += res->path[i].starts;
-		lat_merge(&res->total.lat, &res->path[i].lat);
+		stats_close(&res->path[i]);
+		stats_merge(&res->total, &res->path[i]);
 	}
 	res->window = s.now > s.stats_from ? s.now - s.stats_from : 0;
 	/* the selector's own counters, as `dmsetup status` would show them */
@@ -193,6 +266,7 @@ int run_scenario(const struct scenario *sc, uint64_t seed,
 					     PS_STATUS_INFO,
 					     res->path[i].ps_info,
 					     sizeof(res->path[i].ps_info));
+	job_units_close(&s, res);
 	sim_free(&s);
 	return 0;
 }

@@ -161,8 +161,7 @@ enum ioengine {
  * One fio job section ([global] values are folded into every job defined
  * after them, as fio does).  Options accepted without a field, because
  * they change nothing in a simulation: direct (no page cache is
- * modelled), group_reporting (mpsim always reports the jobs together),
- * filename (there are no files).
+ * modelled), filename (there are no files).
  */
 struct job_conf {
 	char name[NAME_MAX_LEN];	/* section name, or name= */
@@ -201,6 +200,9 @@ struct job_conf {
 	bool randseed_set;		/* randseed= given */
 	uint64_t randseed;
 	bool stonewall;			/* start once every job above is done */
+	bool new_group;			/* a new reporting group (fio's
+					   groupid), as stonewall starts one */
+	bool group_reporting;		/* report the group's clones as one */
 	sim_ns startdelay, startdelay_max; /* start after; a range draws */
 	unsigned loops;			/* size-bounded job repeated; default 1 */
 	uint64_t io_size;		/* bytes to move; 0: size */

@@ -107,6 +107,68 @@ double lat_quantile(const struct lat_hist *h, double q)
 	return v;
 }
 
+struct ddir_stats *ddir_stats_new(struct path_stats *ps, unsigned d)
+{
+	struct ddir_stats *ds = xmalloc(sizeof(*ds));
+
+	ds->ios = ds->bytes = 0;
+	lat_reset(&ds->lat);
+	ps->dir[d] = ds;
+	return ds;
+}
+
+void stats_init(struct path_stats *ps)
+{
+	memset(ps, 0, sizeof(*ps));
+	lat_reset(&ps->lat);
+}
+
+void stats_free(struct path_stats *ps)
+{
+	unsigned d;
+
+	for (d = 0; d < DDIR_NR; d++)
+		free(ps->dir[d]);
+	memset(ps->dir, 0, sizeof(ps->dir));
+}
+
+void stats_close(struct path_stats *ps)
+{
+	unsigned d;
+
+	for (d = 0; d < DDIR_NR; d++) {
+		const struct ddir_stats *ds = ps->dir[d];
+
+		if (!ds)
+			continue;
+		ps->ios += ds->ios;
+		ps->bytes += ds->bytes;
+		lat_merge(&ps->lat, &ds->lat);
+	}
+}
+
+void stats_merge(struct path_stats *dst, const struct path_stats *src)
+{
+	unsigned d;
+
+	dst->ios += src->ios;
+	dst->bytes += src->bytes;
+	dst->errors += src->errors;
+	dst->starts += src->starts;
+	lat_merge(&dst->lat, &src->lat);
+	for (d = 0; d < DDIR_NR; d++) {
+		const struct ddir_stats *s = src->dir[d];
+		struct ddir_stats *t;
+
+		if (!s)
+			continue;
+		t = dst->dir[d] ? dst->dir[d] : ddir_stats_new(dst, d);
+		t->ios += s->ios;
+		t->bytes += s->bytes;
+		lat_merge(&t->lat, &s->lat);
+	}
+}
+
 void run_result_alloc(struct run_result *r, unsigned nr_paths)
 {
 	unsigned i;
@@ -117,14 +179,32 @@ void run_result_alloc(struct run_result *r, unsigned nr_paths)
 	r->best = xcalloc(nr_paths, sizeof(*r->best));
 	r->path = xcalloc(nr_paths, sizeof(*r->path));
 	for (i = 0; i < nr_paths; i++)
-		lat_reset(&r->path[i].lat);
-	lat_reset(&r->total.lat);
+		stats_init(&r->path[i]);
+	stats_init(&r->total);
+}
+
+void run_result_jobs(struct run_result *r, unsigned n)
+{
+	unsigned i;
+
+	r->job = xcalloc(n, sizeof(*r->job));
+	r->nr_jobs = n;
+	for (i = 0; i < n; i++)
+		stats_init(&r->job[i].st);
 }
 
 void run_result_free(struct run_result *r)
 {
+	unsigned i;
+
+	for (i = 0; i < r->nr_paths; i++)
+		stats_free(&r->path[i]);
+	for (i = 0; i < r->nr_jobs; i++)
+		stats_free(&r->job[i].st);
+	stats_free(&r->total);
 	free(r->names);
 	free(r->best);
 	free(r->path);
+	free(r->job);
 	memset(r, 0, sizeof(*r));
 }

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "scenario.h"
 #include "sim.h"
 
 #define LAT_SUB_BITS	7			/* 128 buckets per octave */
@@ -39,7 +40,21 @@ unsigned lat_bucket(uint64_t ns);
 uint64_t lat_bucket_lo(unsigned b);
 uint64_t lat_bucket_hi(unsigned b);
 
-/* Per-path counters over the measurement window. */
+/* One data direction's completions over the measurement window. */
+struct ddir_stats {
+	uint64_t ios;			/* I/Os completed */
+	uint64_t bytes;			/* their bytes */
+	struct lat_hist lat;		/* submit-to-completion latency */
+};
+
+/*
+ * Counters over the measurement window, of one path, of all paths, or of
+ * one job (fio's report unit).  A completion is counted once, in dir[] of
+ * its direction (enum fio_ddir), whose histogram is allocated at the
+ * direction's first I/O: a read-only run holds one histogram per path,
+ * not four.  ios, bytes and lat, over every direction, are summed from
+ * dir[] when the window closes (stats_close()).
+ */
 struct path_stats {
 	uint64_t ios;			/* I/Os completed on this path */
 	uint64_t bytes;			/* their bytes */
@@ -50,6 +65,48 @@ struct path_stats {
 	char ps_info[64];		/* the selector's info status at the end */
 	sim_ns busy;			/* time with >= 1 I/O in service */
 	struct lat_hist lat;		/* submit-to-completion latency */
+	struct ddir_stats *dir[DDIR_NR]; /* per direction; NULL: none yet */
+};
+
+/* The direction's counters, allocated at its first I/O (cold). */
+struct ddir_stats *ddir_stats_new(struct path_stats *ps, unsigned d);
+
+/* Count one completion of `bytes` and latency `lat` ns in direction d:
+ * the per-I/O cost is that of one histogram, as with no split. */
+static inline void stats_add(struct path_stats *ps, unsigned d,
+			     uint32_t bytes, uint64_t lat)
+{
+	struct ddir_stats *ds = ps->dir[d];
+
+	if (__builtin_expect(ds == NULL, 0))
+		ds = ddir_stats_new(ps, d);
+	ds->ios++;
+	ds->bytes += bytes;
+	lat_add(&ds->lat, lat);
+}
+
+/* Sum dir[] into ios, bytes and lat (once, when the window closes). */
+void stats_close(struct path_stats *ps);
+/* Add src's every direction into dst (both closed or both open). */
+void stats_merge(struct path_stats *dst, const struct path_stats *src);
+void stats_init(struct path_stats *ps);
+void stats_free(struct path_stats *ps);
+
+/*
+ * One report unit, as fio's: a job clone, or with group_reporting the
+ * clones of a stonewall/new_group group (fio's __show_run_stats starts a
+ * new unit at each job without group_reporting or with another groupid).
+ */
+struct job_report {
+	char name[NAME_MAX_LEN];	/* its first job's name */
+	unsigned group;			/* fio's groupid */
+	unsigned clones;		/* job clones reported together */
+	sim_ns runtime;			/* its measured time: from the window's
+					   start (or its own, later) to its
+					   end (or the window's); with several
+					   clones the longest, as fio's */
+	struct path_stats st;		/* its completions (busy, errors and
+					   starts unused) */
 };
 
 /* The measured result of one run (sim/run.c fills it). */
@@ -59,6 +116,8 @@ struct run_result {
 	double *best;			/* capacity share per path */
 	struct path_stats *path;	/* per path */
 	struct path_stats total;	/* all paths (busy unused) */
+	struct job_report *job;		/* per report unit */
+	unsigned nr_jobs;
 	uint64_t no_path;		/* I/Os that found no usable path */
 	uint64_t requeued;		/* I/Os sent down again after an error */
 	uint64_t failed;		/* I/Os completed to the workload in error */
@@ -76,6 +135,8 @@ struct run_result {
 };
 
 void run_result_alloc(struct run_result *r, unsigned nr_paths);
+/* Room for n report units (run_scenario sets them up). */
+void run_result_jobs(struct run_result *r, unsigned n);
 void run_result_free(struct run_result *r);
 
 #endif

@@ -98,11 +98,10 @@ static const char *const fio_names[] = {
 
 /*
  * No effect on a simulated run and nothing worth a word: the names of
- * jobs, files and directories, and how fio groups its own report.
+ * jobs, files and directories.
  */
 static const char *const quiet_names[] = {
-	"description", "directory", "filename_format", "new_group",
-	"thread", "threads", "unique_filename",
+	"description", "directory", "filename_format", "thread", "threads", "unique_filename",
 };
 
 /*

@@ -342,13 +342,18 @@ static int set_buffered(struct job_conf *j, const char *v, const char *where,
 	return r;
 }
 
-/* Checked, then ignored: mpsim always reports the jobs together. */
+/* Report each group's clones as one unit, as fio (sim/run.c). */
 static int set_group_reporting(struct job_conf *j, const char *v,
 			       const char *where, char *err)
 {
-	bool b;
+	return flag(v, &j->group_reporting, err);
+}
 
-	return flag(v, &b, err);
+/* A new reporting group without a stonewall, as fio's new_group. */
+static int set_new_group(struct job_conf *j, const char *v,
+			 const char *where, char *err)
+{
+	return flag(v, &j->new_group, err);
 }
 
 /* Checked, then ignored: a simulated device has no files. */
@@ -430,8 +435,10 @@ static const struct fio_opt fio_opts[] = {
 	  "--rate_iops=1000" },
 	{ "direct", FO_FLAG, set_direct, "0", "" },
 	{ "buffered", FO_FLAG, set_buffered, "1", "" },
-	/* mpsim reports the jobs together, which is what it asks for */
+	/* they group the run's job table as fio's report (README Output);
+	 * the figures, and compare and sweep, which list no jobs, stay */
 	{ "group_reporting", FO_FLAG, set_group_reporting, BY_DESIGN, "" },
+	{ "new_group", FO_FLAG, set_new_group, BY_DESIGN, "" },
 	/* there are no files */
 	{ "filename", 0, set_filename, BY_DESIGN, "" },
 };

@@ -171,7 +171,7 @@ static void flow_begin(struct job *j)
 	sim_ns now = j->sim->now;
 
 	f->state = FLOW_RUN;
-	f->start = f->last_issue = f->think_since = now;
+	f->start = f->last_issue = f->think_since = j->began = now;
 	/* fio counts a job's runtime after its own ramp_time */
 	if (f->staged && c->runtime)
 		f->end = now + c->ramp_time + c->runtime;

@@ -84,6 +84,7 @@ int job_setup(struct job *j, struct sim *s, const struct job_conf *c,
 	j->rng = rng_stream(wseed, RNG_WORKLOAD, index);
 	j->arr = rng_stream(wseed, RNG_ARRIVAL, index);
 	j->depth = job_iodepth(c);
+	j->began = UINT64_MAX;
 	j->open = c->rate_iops > 0;
 	if (j->open) {
 		j->mean_gap = 1e9 / c->rate_iops;
@@ -208,6 +209,7 @@ void job_start(struct job *j)
 		flow_start(j);
 		return;
 	}
+	j->began = j->sim->now;
 	if (j->open) {
 		job_next_arrival(j);
 		return;
@@ -235,6 +237,7 @@ void job_complete(struct job *j, struct sim_io *io, int error)
 {
 	struct sim *s = j->sim;
 
+	j->last_done = s->now;
 	if (error) {
 		if (s->measuring)
 			s->res->failed++;
@@ -262,4 +265,12 @@ void job_complete(struct job *j, struct sim_io *io, int error)
 	} else if (!j->inflight) {
 		sim_job_done(s);
 	}
+}
+
+bool job_done(const struct job *j)
+{
+	if (j->flow)
+		return j->flow->state == FLOW_DONE;
+	return j->began != UINT64_MAX && j->issued >= j->limit &&
+	       !j->inflight && !j->backlog;
 }
