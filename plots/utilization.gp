@@ -6,8 +6,9 @@
 #
 # Input: the comparison CSV, `./mpsim --format=csv` (results/compare.csv):
 # a "# mpsim ..." line, then the header path,column,selector,clock,share,
-# best and one row per (path, column); paths and columns are drawn in the
-# order they first appear.  A column's legend entry is its selector's
+# best,iops, one row per (path, column) and a "total" row per column
+# (left out here); paths and columns are drawn in the order they first
+# appear.  A column's legend entry is its selector's
 # initials (ST, HST, QL, RR), followed by the clock when the file holds
 # that selector with more than one clock.
 #
@@ -16,7 +17,7 @@
 usage = "gnuplot -c plots/utilization.gp COMPARE.csv OUTPUT.png|svg"
 call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
 
-paths = values(ARG1, "", "path")
+paths = values(ARG1, "path!=total", "path")
 keys = values(ARG1, "", "column")
 np = words(paths)
 nk = words(keys)
@@ -47,8 +48,8 @@ set boxwidth bw absolute
 set style fill solid 0.85 noborder
 set offsets 0, 0, graph 0.05, 0
 
-plot for [j = 1:nk] rows(ARG1, "column=".word(keys, j), "share") \
+plot for [j = 1:nk] rows(ARG1, "column=".word(keys, j)."&path!=total", "share") \
 	using ($0 + bx(j)):1 with boxes lc rgb colour(j) title label(word(keys, j)), \
-     rows(ARG1, "column=".word(keys, 1), "best") \
+     rows(ARG1, "column=".word(keys, 1)."&path!=total", "best") \
 	using ($0 - 0.45):1:(0.9):(0) with vectors nohead lw 2.5 lc rgb "#000000" \
 	title "Best (capacity share)"

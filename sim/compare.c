@@ -134,7 +134,12 @@ void compare_free(struct compare_result *cr)
 
 static double share(const struct run_result *r, unsigned p)
 {
-	return r->total.ios ? (double)r->path[p].ios / (double)r->total.ios : 0;
+	return report_ratio(r->path[p].ios, r->total.ios);
+}
+
+static double iops(const struct run_result *r)
+{
+	return report_rate(r->total.ios, r->window);
 }
 
 static void compare_table(FILE *f, const struct provenance *pv,
@@ -178,10 +183,7 @@ static void compare_table(FILE *f, const struct provenance *pv,
 	if (at < 0)
 		fputs(" |", f);
 	for (c = 0; c < cr->nr_cols; c++) {
-		const struct run_result *r = &cr->runs[c];
-
-		fprintf(f, " %.0f |", r->window ?
-			(double)r->total.ios * 1e9 / (double)r->window : 0);
+		fprintf(f, " %.0f |", iops(&cr->runs[c]));
 		if ((int)c == at)
 			fputs(" |", f);
 	}
@@ -202,6 +204,8 @@ static void compare_table(FILE *f, const struct provenance *pv,
 	fputc('\n', f);
 }
 
+/* CSV: a row per path and column, then per column a total row with
+ * the IOPS the table's last row shows. */
 static void compare_csv(FILE *f, const struct provenance *pv,
 			const struct scenario *sc,
 			const struct compare_result *cr)
@@ -213,13 +217,20 @@ static void compare_csv(FILE *f, const struct provenance *pv,
 		pv->scenario, (unsigned long long)pv->seed,
 		pv->options && *pv->options ? ", options: " : "",
 		pv->options ? pv->options : "");
-	fputs("path,column,selector,clock,share,best\n", f);
-	for (i = 0; i < r0->nr_paths; i++)
-		for (c = 0; c < cr->nr_cols; c++)
-			fprintf(f, "%s,%s,%s,%s,%.6f,%.6f\n", r0->names[i],
-				cr->cols[c]->key, cr->cols[c]->selector,
-				start_clock_name(cr->cols[c]->clock),
-				share(&cr->runs[c], i), r0->best[i]);
+	fputs("path,column,selector,clock,share,best,iops\n", f);
+	for (i = 0; i <= r0->nr_paths; i++)
+		for (c = 0; c < cr->nr_cols; c++) {
+			csv_field(f, i < r0->nr_paths ? r0->names[i] : "total");
+			fprintf(f, ",%s,%s,%s,", cr->cols[c]->key,
+				cr->cols[c]->selector,
+				start_clock_name(cr->cols[c]->clock));
+			if (i < r0->nr_paths)
+				fprintf(f, "%.6f,%.6f,\n", share(&cr->runs[c], i),
+					r0->best[i]);
+			else
+				fprintf(f, "%.6f,,%.3f\n", 1.0,
+					iops(&cr->runs[c]));
+		}
 }
 
 static void compare_json(FILE *f, const struct provenance *pv,
@@ -229,21 +240,16 @@ static void compare_json(FILE *f, const struct provenance *pv,
 	const struct run_result *r0 = &cr->runs[0];
 	unsigned i, c;
 
-	fputs("{\"mpsim\": {\"version\": ", f);
-	json_string(f, MPSIM_VERSION);
-	fputs(", \"scenario\": ", f);
-	json_string(f, pv->scenario);
-	fprintf(f, ", \"seed\": %llu, \"options\": ",
-		(unsigned long long)pv->seed);
-	json_string(f, pv->options ? pv->options : "");
-	fputs("},\n \"columns\": [", f);
+	json_meta(f, "compare", pv, sc);
+	fputs(",\n \"columns\": [", f);
 	for (c = 0; c < cr->nr_cols; c++) {
-		fprintf(f, "%s{\"key\": \"%s\", \"label\": ", c ? ", " : "",
+		fprintf(f, "%s{\"key\": \"%s\", \"label\": ", c ? ",\n  " : "\n  ",
 			cr->cols[c]->key);
 		json_string(f, cr->cols[c]->label);
-		fprintf(f, ", \"selector\": \"%s\", \"clock\": \"%s\"}",
-			cr->cols[c]->selector,
-			start_clock_name(cr->cols[c]->clock));
+		fprintf(f, ", \"selector\": \"%s\", \"clock\": \"%s\", "
+			"\"iops\": %.3f}", cr->cols[c]->selector,
+			start_clock_name(cr->cols[c]->clock),
+			iops(&cr->runs[c]));
 	}
 	fputs("],\n \"paths\": [", f);
 	for (i = 0; i < r0->nr_paths; i++) {

@@ -1,4 +1,8 @@
-/* report.c: one run's result as a Markdown table, CSV or JSON. */
+/*
+ * report.c: one run's result as a Markdown table (CSV and JSON rows:
+ * sim/report-fields.c), and what every output shares: the provenance
+ * line or object, CSV and JSON quoting, rates and ratios.
+ */
 #include <string.h>
 
 #include "report.h"
@@ -32,41 +36,60 @@ void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+double report_rate(uint64_t n, sim_ns time)
+{
+	return time ? (double)n * 1e9 / (double)time : 0;
+}
+
+double report_ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0;
+}
+
 static const char *mode_name(enum mp_mode m)
 {
 	return m == MODE_BIO ? "bio" : "request";
 }
 
-/* The figures of one row, shared by the three formats. */
-struct row {
-	const char *name;
-	uint64_t ios;
-	double share, bytes_share, busy, best;
-	double mean, p50, p99, p999;		/* us */
-};
-
-static void row_fill(struct row *w, const char *name,
-		     const struct path_stats *ps, const struct run_result *r,
-		     double best)
+void json_meta(FILE *f, const char *command, const struct provenance *pv,
+	       const struct scenario *sc)
 {
-	double win = (double)r->window;
-
-	w->name = name;
-	w->ios = ps->ios;
-	w->share = r->total.ios ? (double)ps->ios / (double)r->total.ios : 0;
-	w->bytes_share = r->total.bytes ?
-		(double)ps->bytes / (double)r->total.bytes : 0;
-	w->busy = win > 0 ? (double)ps->busy / win : 0;
-	w->best = best;
-	w->mean = lat_mean(&ps->lat) / 1e3;
-	w->p50 = lat_quantile(&ps->lat, 0.50) / 1e3;
-	w->p99 = lat_quantile(&ps->lat, 0.99) / 1e3;
-	w->p999 = lat_quantile(&ps->lat, 0.999) / 1e3;
-}
-
-static double per_sec(uint64_t n, sim_ns window)
-{
-	return window ? (double)n * 1e9 / (double)window : 0;
+	fputs("{\"mpsim\": {\"version\": ", f);
+	json_string(f, MPSIM_VERSION);
+	fprintf(f, ", \"command\": \"%s\", \"scenario\": ", command);
+	json_string(f, pv->scenario);
+	fprintf(f, ", \"seed\": %llu, \"options\": {\"mode\": \"%s\", "
+		"\"selector\": ", (unsigned long long)pv->seed,
+		mode_name(sc->mode));
+	json_string(f, sc->selector);
+	fputs(", \"selector_args\": ", f);
+	json_string(f, sc->selector_args);
+	fprintf(f, ", \"clock\": \"%s\", \"hz\": %u, \"uptime_s\": %.9g, "
+		"\"queue_if_no_path\": %s, \"select_clock\": \"%s\", "
+		"\"sched_clock\": \"%s\", \"sched_clock_offset_ns\": %lld, "
+		"\"sched_clock_drift_ppm\": %d, \"command_line\": ",
+		start_clock_name(sc->clock), sc->hz, (double)sc->uptime / 1e9,
+		sc->queue_if_no_path ? "true" : "false",
+		sc->select_sched_clock ? "sched_clock" : "ktime",
+		sc->sched.jiffies ? "jiffies" : "tsc",
+		(long long)sc->sched.offset, (int)sc->sched.drift_ppm);
+	json_string(f, pv->options ? pv->options : "");
+	fputs("}}", f);
 }
 
 static void header_line(FILE *f, const char *lead,
@@ -91,18 +114,110 @@ static bool show_faults(const struct scenario *sc)
 	return sc->nr_events > 0;
 }
 
-static const struct path_stats *row_stats(const struct run_result *r,
-					  unsigned i)
+/* The four latency cells of a table row: a dash when nothing completed
+ * (no latency, not 0). */
+static void table_lats(FILE *f, const struct lat_hist *h)
 {
-	return i < r->nr_paths ? &r->path[i] : &r->total;
+	if (!h || !h->count) {
+		fputs(" - | - | - | - |", f);
+		return;
+	}
+	fprintf(f, " %.1f | %.1f | %.1f | %.1f |", lat_mean(h) / 1e3,
+		lat_quantile(h, 0.50) / 1e3, lat_quantile(h, 0.99) / 1e3,
+		lat_quantile(h, 0.999) / 1e3);
+}
+
+/* The directions the run's jobs issued or completed, as a mask. */
+static unsigned run_ddirs(const struct run_result *r)
+{
+	unsigned d, m = 0;
+
+	for (d = 0; d < DDIR_NR; d++)
+		if (r->ddir_ios[d] || r->total.dir[d])
+			m |= 1U << d;
+	return m;
+}
+
+/* One direction's cells: ios, iops, bw_bytes and the latencies. */
+static void table_ddir(FILE *f, const struct path_stats *st, unsigned d,
+		       sim_ns time)
+{
+	const struct ddir_stats *ds = st->dir[d];
+	uint64_t ios = ds ? ds->ios : 0, bytes = ds ? ds->bytes : 0;
+
+	fprintf(f, " %s | %llu | %.0f | %.0f |", fio_ddir_name(d),
+		(unsigned long long)ios, report_rate(ios, time),
+		report_rate(bytes, time));
+	table_lats(f, ds ? &ds->lat : NULL);
+	fputc('\n', f);
+}
+
+/* fio reports read, write and trim apart: so does a run that mixes
+ * them, per path and in total. */
+static void table_split(FILE *f, const struct run_result *r, unsigned dirs)
+{
+	unsigned i, d;
+
+	fputs("\n| path | ddir | ios | iops | bw_bytes | lat_mean_us | "
+	      "lat_p50_us | lat_p99_us | lat_p999_us |\n"
+	      "|---|---|--:|--:|--:|--:|--:|--:|--:|\n", f);
+	for (i = 0; i <= r->nr_paths; i++)
+		for (d = 0; d < DDIR_NR; d++) {
+			if (!(dirs & 1U << d))
+				continue;
+			fprintf(f, "| %s |", i < r->nr_paths ? r->names[i] :
+				"total");
+			table_ddir(f, i < r->nr_paths ? &r->path[i] : &r->total,
+				   d, r->window);
+		}
+}
+
+static void table_job_row(FILE *f, const struct job_report *j,
+			  const char *ddir, uint64_t ios, uint64_t bytes,
+			  const struct lat_hist *lat)
+{
+	fprintf(f, "| %s | %u | %u | %s | %llu | %.0f | %.0f |", j->name,
+		j->group, j->clones, ddir, (unsigned long long)ios,
+		report_rate(ios, j->runtime), report_rate(bytes, j->runtime));
+	table_lats(f, lat);
+	fprintf(f, " %.3f |\n", (double)j->runtime / 1e9);
+}
+
+/* Each report unit (job, or group with group_reporting), as fio's: all
+ * its directions, then each when the run mixes them (a run of one
+ * direction names it). */
+static void table_jobs(FILE *f, const struct run_result *r, unsigned dirs)
+{
+	bool mixed = dirs & (dirs - 1);
+	unsigned u, d;
+
+	fputs("\n| job | group | clones | ddir | ios | iops | bw_bytes | "
+	      "lat_mean_us | lat_p50_us | lat_p99_us | lat_p999_us | "
+	      "runtime_s |\n"
+	      "|---|--:|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|\n", f);
+	for (u = 0; u < r->nr_jobs; u++) {
+		const struct job_report *j = &r->job[u];
+
+		table_job_row(f, j, mixed || !dirs ? "all" :
+			      fio_ddir_name((unsigned)__builtin_ctz(dirs)),
+			      j->st.ios, j->st.bytes, &j->st.lat);
+		for (d = 0; mixed && d < DDIR_NR; d++) {
+			const struct ddir_stats *ds = j->st.dir[d];
+
+			if (dirs & 1U << d)
+				table_job_row(f, j, fio_ddir_name(d),
+					      ds ? ds->ios : 0,
+					      ds ? ds->bytes : 0,
+					      ds ? &ds->lat : NULL);
+		}
+	}
 }
 
 static void run_table(FILE *f, const struct provenance *pv,
 		      const struct scenario *sc, const struct run_result *r)
 {
 	bool faults = show_faults(sc);
-	struct row w;
-	unsigned i;
+	unsigned i, dirs = run_ddirs(r);
 
 	header_line(f, "", pv, sc);
 	fputs("\n| path | ios | share | bytes_share | busy | best | "
@@ -111,26 +226,31 @@ static void run_table(FILE *f, const struct provenance *pv,
 	fputs("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|", f);
 	fputs(faults ? "--:|\n" : "\n", f);
 	for (i = 0; i <= r->nr_paths; i++) {
+		const struct path_stats *st = i < r->nr_paths ? &r->path[i] :
+			&r->total;
+
+		fprintf(f, "| %s | %llu | %.3f | %.3f | ",
+			i < r->nr_paths ? r->names[i] : "total",
+			(unsigned long long)st->ios,
+			report_ratio(st->ios, r->total.ios),
+			report_ratio(st->bytes, r->total.bytes));
 		if (i < r->nr_paths)
-			row_fill(&w, r->names[i], &r->path[i], r, r->best[i]);
+			fprintf(f, "%.3f | %.3f |",
+				report_ratio(st->busy, r->window), r->best[i]);
 		else
-			row_fill(&w, "total", &r->total, r, 1.0);
-		fprintf(f, "| %s | %llu | %.3f | %.3f | ", w.name,
-			(unsigned long long)w.ios, w.share, w.bytes_share);
-		if (i < r->nr_paths)
-			fprintf(f, "%.3f | %.3f | ", w.busy, w.best);
-		else
-			fputs("| | ", f);
-		fprintf(f, "%.1f | %.1f | %.1f | %.1f |",
-			w.mean, w.p50, w.p99, w.p999);
+			fputs("| |", f);
+		table_lats(f, &st->lat);
 		if (faults)
-			fprintf(f, " %llu |", (unsigned long long)
-				row_stats(r, i)->errors);
+			fprintf(f, " %llu |", (unsigned long long)st->errors);
 		fputc('\n', f);
 	}
+	if (dirs & (dirs - 1))
+		table_split(f, r, dirs);
+	if (r->nr_jobs > 1)
+		table_jobs(f, r, dirs);
 	fprintf(f, "\niops %.0f, bw_bytes %.0f B/s, no_path %llu, failed %llu, "
-		"sim_time_s %.3f", per_sec(r->total.ios, r->window),
-		per_sec(r->total.bytes, r->window),
+		"sim_time_s %.3f", report_rate(r->total.ios, r->window),
+		report_rate(r->total.bytes, r->window),
 		(unsigned long long)r->no_path, (unsigned long long)r->failed,
 		(double)r->window / 1e9);
 	if (faults)
@@ -141,127 +261,6 @@ static void run_table(FILE *f, const struct provenance *pv,
 	fputc('\n', f);
 }
 
-static void run_csv(FILE *f, const struct provenance *pv,
-		    const struct scenario *sc, const struct run_result *r)
-{
-	bool faults = show_faults(sc);
-	struct row w;
-	unsigned i;
-
-	header_line(f, "# ", pv, sc);
-	fputs("path,ios,share,bytes_share,busy,best,lat_mean_us,lat_p50_us,"
-	      "lat_p99_us,lat_p999_us,iops,bw_bytes,no_path,sim_time_s", f);
-	fputs(faults ? ",errors,requeued,failed,no_path_time_s\n" : "\n", f);
-	for (i = 0; i <= r->nr_paths; i++) {
-		if (i < r->nr_paths)
-			row_fill(&w, r->names[i], &r->path[i], r, r->best[i]);
-		else
-			row_fill(&w, "total", &r->total, r, 1.0);
-		fprintf(f, "%s,%llu,%.6f,%.6f,", w.name,
-			(unsigned long long)w.ios, w.share, w.bytes_share);
-		/* busy and best are per-path figures */
-		if (i < r->nr_paths)
-			fprintf(f, "%.6f,%.6f,", w.busy, w.best);
-		else
-			fputs(",,", f);
-		fprintf(f, "%.3f,%.3f,%.3f,%.3f,", w.mean, w.p50, w.p99,
-			w.p999);
-		if (i < r->nr_paths)
-			fputs(",,,", f);
-		else
-			fprintf(f, "%.3f,%.1f,%llu,%.6f",
-				per_sec(r->total.ios, r->window),
-				per_sec(r->total.bytes, r->window),
-				(unsigned long long)r->no_path,
-				(double)r->window / 1e9);
-		if (faults && i < r->nr_paths)
-			fprintf(f, ",%llu,,,", (unsigned long long)
-				r->path[i].errors);
-		else if (faults)
-			fprintf(f, ",%llu,%llu,%llu,%.6f",
-				(unsigned long long)r->total.errors,
-				(unsigned long long)r->requeued,
-				(unsigned long long)r->failed,
-				(double)r->no_path_time / 1e9);
-		fputc('\n', f);
-	}
-}
-
-/* The {"mpsim": {...}} object that opens every JSON document. */
-static void json_meta(FILE *f, const struct provenance *pv,
-		      const struct scenario *sc)
-{
-	fputs("{\"mpsim\": {\"version\": ", f);
-	json_string(f, MPSIM_VERSION);
-	fputs(", \"scenario\": ", f);
-	json_string(f, pv->scenario);
-	fprintf(f, ", \"seed\": %llu, \"options\": {\"mode\": \"%s\", "
-		"\"selector\": ", (unsigned long long)pv->seed,
-		mode_name(sc->mode));
-	json_string(f, sc->selector);
-	fputs(", \"selector_args\": ", f);
-	json_string(f, sc->selector_args);
-	fprintf(f, ", \"clock\": \"%s\", \"hz\": %u, \"uptime_s\": %.9g, "
-		"\"queue_if_no_path\": %s, \"select_clock\": \"%s\", "
-		"\"sched_clock\": \"%s\", \"sched_clock_offset_ns\": %lld, "
-		"\"sched_clock_drift_ppm\": %d, \"command_line\": ",
-		start_clock_name(sc->clock), sc->hz, (double)sc->uptime / 1e9,
-		sc->queue_if_no_path ? "true" : "false",
-		sc->select_sched_clock ? "sched_clock" : "ktime",
-		sc->sched.jiffies ? "jiffies" : "tsc",
-		(long long)sc->sched.offset, (int)sc->sched.drift_ppm);
-	json_string(f, pv->options ? pv->options : "");
-	fputs("}}", f);
-}
-
-static void json_row(FILE *f, const struct row *w, bool path)
-{
-	fputs("{\"path\": ", f);
-	json_string(f, w->name);
-	fprintf(f, ", \"ios\": %llu, \"share\": %.6f, \"bytes_share\": %.6f, ",
-		(unsigned long long)w->ios, w->share, w->bytes_share);
-	if (path)
-		fprintf(f, "\"busy\": %.6f, \"best\": %.6f, ", w->busy, w->best);
-	fprintf(f, "\"lat_mean_us\": %.3f, \"lat_p50_us\": %.3f, "
-		"\"lat_p99_us\": %.3f, \"lat_p999_us\": %.3f", w->mean, w->p50,
-		w->p99, w->p999);
-}
-
-static void run_json(FILE *f, const struct provenance *pv,
-		     const struct scenario *sc, const struct run_result *r)
-{
-	struct row w;
-	unsigned i;
-
-	json_meta(f, pv, sc);
-	fputs(",\n \"paths\": [", f);
-	for (i = 0; i < r->nr_paths; i++) {
-		row_fill(&w, r->names[i], &r->path[i], r, r->best[i]);
-		fputs(i ? ",\n  " : "\n  ", f);
-		json_row(f, &w, true);
-		if (show_faults(sc))
-			fprintf(f, ", \"errors\": %llu",
-				(unsigned long long)r->path[i].errors);
-		fputc('}', f);
-	}
-	row_fill(&w, "total", &r->total, r, 1.0);
-	fputs("],\n \"total\": ", f);
-	json_row(f, &w, false);
-	fprintf(f, ", \"iops\": %.3f, \"bw_bytes\": %.1f, \"no_path\": %llu, "
-		"\"failed\": %llu, \"sim_time_s\": %.6f",
-		per_sec(r->total.ios, r->window),
-		per_sec(r->total.bytes, r->window),
-		(unsigned long long)r->no_path, (unsigned long long)r->failed,
-		(double)r->window / 1e9);
-	if (show_faults(sc))
-		fprintf(f, ", \"errors\": %llu, \"requeued\": %llu, "
-			"\"no_path_time_s\": %.6f",
-			(unsigned long long)r->total.errors,
-			(unsigned long long)r->requeued,
-			(double)r->no_path_time / 1e9);
-	fputs("}}\n", f);
-}
-
 void report_run(FILE *f, enum out_format fmt, const struct provenance *pv,
 		const struct scenario *sc, const struct run_result *r)
 {
@@ -270,10 +269,12 @@ void report_run(FILE *f, enum out_format fmt, const struct provenance *pv,
 		run_table(f, pv, sc, r);
 		break;
 	case FMT_CSV:
-		run_csv(f, pv, sc, r);
+		header_line(f, "# ", pv, sc);
+		report_run_rows(f, fmt, r);
 		break;
 	case FMT_JSON:
-		run_json(f, pv, sc, r);
+		json_meta(f, "run", pv, sc);
+		report_run_rows(f, fmt, r);
 		break;
 	}
 }

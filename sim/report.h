@@ -60,5 +60,20 @@ void report_compare(FILE *f, enum out_format fmt, const struct provenance *pv,
 
 /* Write s as a JSON string literal (quotes, escapes). */
 void json_string(FILE *f, const char *s);
+/* Write s as a CSV field: quoted when it holds a comma, a quote or a
+ * line break. */
+void csv_field(FILE *f, const char *s);
+/* The {"mpsim": {...}} object that opens a run's or a comparison's JSON:
+ * version, command, scenario, seed and the options in effect. */
+void json_meta(FILE *f, const char *command, const struct provenance *pv,
+	       const struct scenario *sc);
+/* n per second over time ns (0 over no time); a over b (0 when b is). */
+double report_rate(uint64_t n, sim_ns time);
+double report_ratio(uint64_t a, uint64_t b);
+
+/* A run's rows for programs (sim/report-fields.c): CSV with its column
+ * line, or the JSON after json_meta(), to the document's end. */
+void report_run_rows(FILE *f, enum out_format fmt, const struct run_result *r);
+void report_run_csv_header(FILE *f);
 
 #endif

@@ -65,6 +65,16 @@ const char *rw_name(enum rw_mode rw)
 	return (unsigned)rw < ARRAY_SIZE(rw_names) ? rw_names[rw] : "?";
 }
 
+const char *fio_ddir_name(unsigned d)
+{
+	static const char *const names[] = {
+		[DDIR_READ] = "read", [DDIR_WRITE] = "write",
+		[DDIR_TRIM] = "trim", [DDIR_SYNC] = "sync",
+	};
+
+	return d < ARRAY_SIZE(names) ? names[d] : "?";
+}
+
 bool ioengine_sync(enum ioengine e)
 {
 	return e != IOENGINE_LIBAIO && e != IOENGINE_IO_URING &&

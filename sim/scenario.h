@@ -305,6 +305,8 @@ bool ioengine_sync(enum ioengine e);
 /* fio's names, for reports: "libaio", "randwrite". */
 const char *ioengine_name(enum ioengine e);
 const char *rw_name(enum rw_mode rw);
+/* fio's direction names (its JSON's keys): "read", "write", "trim", "sync". */
+const char *fio_ddir_name(unsigned d);
 
 /*
  * ---- unit parsing, shared with the command line ----

@@ -34,22 +34,6 @@ static const char *const tail_keys[NR_TAIL] = {
 
 /* ---- writing ---- */
 
-/* A CSV field: quoted when it holds a comma, a quote or a line break. */
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 /* Starts field `key` (the first of a row has sep false). */
 static void key(FILE *f, enum out_format fmt, const char *k, bool sep)
 {

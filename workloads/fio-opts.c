@@ -270,20 +270,17 @@ static int set_replay_time_scale(struct job_conf *j, const char *v,
 static int set_replay_skip(struct job_conf *j, const char *v,
 			   const char *where, char *err)
 {
-	static const char *const names[] = {
-		[DDIR_READ] = "read", [DDIR_WRITE] = "write",
-		[DDIR_TRIM] = "trim", [DDIR_SYNC] = "sync",
-	};
 	unsigned skip = 0, i;
 	const char *p = v;
 
 	while (*p) {
 		size_t n = strcspn(p, ",");
 
-		for (i = 0; i < ARRAY_SIZE(names); i++)
-			if (strlen(names[i]) == n && !strncmp(p, names[i], n))
+		for (i = 0; i < DDIR_NR; i++)
+			if (strlen(fio_ddir_name(i)) == n &&
+			    !strncmp(p, fio_ddir_name(i), n))
 				break;
-		if (i == ARRAY_SIZE(names))
+		if (i == DDIR_NR)
 			return input_error(err, "'" SHOW "' is not a list of "
 					   "read, write, trim, sync", v);
 		skip |= 1U << i;
