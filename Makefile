@@ -82,6 +82,7 @@ test: deps
 	LC_ALL=C sh tests/golden.sh ./mpsim
 	sh tests/window.sh ./mpsim
 	sh tests/options.sh ./mpsim
+	sh tests/schema.sh ./mpsim
 	sh tests/plots.sh
 
 check-long: deps
@@ -100,6 +101,7 @@ asan: deps
 	LC_ALL=C sh tests/golden.sh build-asan/mpsim
 	sh tests/window.sh build-asan/mpsim
 	sh tests/options.sh build-asan/mpsim
+	sh tests/schema.sh build-asan/mpsim
 
 valgrind: deps
 	@$(MAKE) --no-print-directory BUILD=build-noopt CFLAGS="-O0 -g" build-noopt/mpsim-tests

@@ -1,0 +1,147 @@
+#!/bin/sh
+# schema.sh: every command's --format=json output against the one output
+# schema, docs/output.schema.json (python3-jsonschema, Draft 2020-12); the
+# CSV columns of a run against the JSON fields the schema names; and a
+# path with no I/O, whose latency is no figure in every format of run
+# and sweep (empty CSV cell, JSON null, a dash in the table), never 0.
+#
+# usage: schema.sh MPSIM
+set -eu
+LC_ALL=C
+export LC_ALL
+mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# A run short enough for a test; sdd fails at 0 and so has no I/O.
+short="--runtime=200ms --ramp_time=0"
+fail="--fail=sdd at 0"
+
+# name, schema definition, command: each output is one JSON document (or
+# JSON lines for a sweep, checked line by line).
+n=0
+doc() {
+	n=$((n + 1))
+	printf '%s\t%s\n' "$1" "$2" >>"$tmp/list"
+	shift 2
+	"$mpsim" "$@" >"$tmp/$n.json"
+}
+doc run-default run run --format=json $short
+doc run-mixed run run --format=json $short --rw=randrw --path.sdd.write_delay=10ms
+doc run-idle-path run run --format=json $short "$fail"
+doc run-failover run --format=json --scenario=tests/golden/failover.ini --seed=5
+doc run-request run --format=json --scenario=tests/golden/request.ini
+doc run-stonewall run --format=json --job=tests/jobs/stonewall-phases.fio
+doc run-trim run --format=json --job=tests/jobs/rate-trim.fio $short
+doc run-replay run --format=json --read_iolog=tests/iolog/fio-randrw-v3.log
+doc run-numjobs run --format=json $short --numjobs=3 --rw=randread
+doc compare compare compare --format=json $short
+doc compare-all compare compare --format=json --columns=all $short
+doc timers timers timers --format=json
+doc sweep-idle sweep sweep --format=json --iodepth=1,4 --reps=2 $short "$fail"
+doc sweep-swept sweep sweep --format=json --rwmixread=30,70 --rw=randrw $short
+
+"$mpsim" run --format=csv $short "$fail" >"$tmp/idle.csv"
+"$mpsim" run $short "$fail" >"$tmp/idle.table"
+"$mpsim" sweep --format=csv --iodepth=1 $short "$fail" >"$tmp/idle-sweep.csv"
+
+python3 - "$tmp" <<'EOF'
+import csv, json, sys
+from jsonschema import Draft202012Validator
+
+tmp = sys.argv[1]
+schema = json.load(open("docs/output.schema.json"))
+Draft202012Validator.check_schema(schema)
+fail = 0
+
+def check(name, doc, defn):
+    global fail
+    v = Draft202012Validator({"$ref": "#/$defs/" + defn, "$defs": schema["$defs"]})
+    errs = sorted(v.iter_errors(doc), key=lambda e: list(e.path))
+    for e in errs[:3]:
+        print("schema %s: %s at %s" % (name, e.message, list(e.path)))
+    fail += bool(errs)
+    return not errs
+
+def expect(name, ok, what):
+    global fail
+    if not ok:
+        print("schema %s: %s" % (name, what))
+        fail += 1
+
+docs = {}
+for i, line in enumerate(open(tmp + "/list"), 1):
+    name, defn = line.rstrip("\n").split("\t")
+    text = open("%s/%d.json" % (tmp, i)).read()
+    if defn == "sweep":
+        lines = [json.loads(l) for l in text.splitlines()]
+        check(name + ":head", lines[0], "sweep_head")
+        for k, row in enumerate(lines[1:], 2):
+            check("%s:%d" % (name, k), row, "sweep_row")
+        docs[name] = lines
+    else:
+        docs[name] = json.loads(text)
+        check(name, docs[name], defn)
+    # and the whole schema picks exactly this definition
+    first = docs[name][0] if defn == "sweep" else docs[name]
+    expect(name, Draft202012Validator(schema).is_valid(first), "not valid against the whole schema")
+
+# The CSV of a run carries exactly the JSON's fields: a column is a key,
+# the directions' keys prefixed with the direction.
+d = schema["$defs"]
+keys = []
+for row in ("path_row", "total_row", "job_row"):
+    for k in d[row]["properties"]:
+        if k in ("read", "write", "trim", "sync"):
+            keys += [k + "_" + s for s in d["ddir"]["properties"]]
+        else:
+            keys.append(k)
+lines = [l for l in open(tmp + "/idle.csv") if not l.startswith("#")]
+rows = list(csv.DictReader(lines))
+expect("run-csv", set(rows[0]) == set(keys),
+       "CSV columns %s differ from the schema's fields" % sorted(set(rows[0]) ^ set(keys)))
+
+# A path with no I/O has no latency, in every format.
+lat = ["lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_us"]
+sdd = [r for r in rows if r["path"] == "sdd"][0]
+expect("idle-csv", sdd["ios"] == "0" and all(sdd[k] == "" for k in lat)
+       and sdd["write_lat_mean_us"] == "", "sdd's latency is not empty: %s" % sdd)
+js = [p for p in docs["run-idle-path"]["paths"] if p["path"] == "sdd"][0]
+expect("idle-json", js["ios"] == 0 and all(js[k] is None for k in lat)
+       and js["write"]["lat_p99_us"] is None, "sdd's latency is not null")
+others = [p for p in docs["run-idle-path"]["paths"] if p["path"] != "sdd"]
+expect("idle-json", all(p["lat_mean_us"] > 0 for p in others), "a busy path has no latency")
+tab = [l for l in open(tmp + "/idle.table") if l.startswith("| sdd |")][0]
+cells = [c.strip() for c in tab.strip().strip("|").split("|")]
+expect("idle-table", cells[1] == "0" and cells[6:10] == ["-"] * 4,
+       "sdd's table row does not dash its latency: %s" % tab.strip())
+sw = [r for r in docs["sweep-idle"][1:] if r["path"] == "sdd"]
+expect("idle-sweep-json", sw and all(r["lat_mean_us_mean"] is None and
+       r["lat_p99_us_mean"] is None for r in sw), "sweep: sdd's latency is not null")
+lines = [l for l in open(tmp + "/idle-sweep.csv") if not l.startswith("#")]
+sc = [r for r in csv.DictReader(lines) if r["path"] == "sdd"]
+expect("idle-sweep-csv", sc and all(r["lat_mean_us_mean"] == "" and
+       r["lat_p99_us_mean"] == "" for r in sc), "sweep CSV: sdd's latency is not empty")
+
+# Per direction and per job add up to the whole.
+for name in ("run-mixed", "run-replay", "run-stonewall", "run-trim"):
+    r = docs[name]
+    for row in r["paths"] + [r["total"]] + r["jobs"]:
+        s = sum(row[x]["ios"] for x in ("read", "write", "trim", "sync"))
+        expect(name, s == row["ios"], "%s: directions sum to %d, not %d" % (row.get("path", row.get("job")), s, row["ios"]))
+    expect(name, sum(j["ios"] for j in r["jobs"]) == r["total"]["ios"], "jobs do not sum to the total")
+m = docs["run-mixed"]["total"]
+expect("run-mixed", m["read"]["ios"] > 0 and m["write"]["ios"] > 0, "randrw has not both directions")
+expect("run-stonewall", [j["job"] for j in docs["run-stonewall"]["jobs"]] ==
+       ["fill", "random-write", "random-read"] and
+       [j["group"] for j in docs["run-stonewall"]["jobs"]] == [0, 1, 2],
+       "stonewall phases are not three units in groups 0, 1, 2")
+expect("run-numjobs", len(docs["run-numjobs"]["jobs"]) == 3 and
+       all(j["clones"] == 1 for j in docs["run-numjobs"]["jobs"]),
+       "numjobs=3 without group_reporting is not three units")
+c = docs["compare"]
+expect("compare", all(col["iops"] > 0 for col in c["columns"]), "a column has no IOPS")
+print("schema: %d documents, %d failed checks" % (len(docs), fail))
+sys.exit(1 if fail else 0)
+EOF
