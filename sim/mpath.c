@@ -305,11 +305,12 @@ void mpath_end_io(struct mpath *m, struct sim_io *io, int error)
 	}
 	if (s->measuring) {
 		uint64_t lat = s->now - io->submit;
+		unsigned b = lat_bucket(lat);
 
-		stats_add(p->stats, io->ddir, io->bytes, lat);
+		stats_add(p->stats, io->ddir, io->bytes, lat, b);
 		/* a run of one report unit reports the total as the unit */
 		if (__builtin_expect(io->job->report != NULL, 0))
-			stats_add(io->job->report, io->ddir, io->bytes, lat);
+			stats_add(io->job->report, io->ddir, io->bytes, lat, b);
 	}
 	job_complete(io->job, io, 0);
 }

@@ -5,25 +5,6 @@
 
 #include "stats.h"
 
-/*
- * Bucket layout: values below LAT_SUB are exact (octave 0).  A larger
- * value with its top bit at position p (p >= LAT_SUB_BITS) falls in
- * octave p - LAT_SUB_BITS + 1, sub-bucket = the LAT_SUB_BITS bits below
- * the top bit.  Octave k >= 1 thus spans [2^(k+6), 2^(k+7)) in 128 equal
- * steps of 2^(k-1).
- */
-unsigned lat_bucket(uint64_t ns)
-{
-	unsigned p, oct;
-
-	if (ns < LAT_SUB)
-		return (unsigned)ns;
-	p = 63 - (unsigned)__builtin_clzll(ns);
-	oct = p - LAT_SUB_BITS + 1;
-	return oct * LAT_SUB +
-	       (unsigned)((ns >> (p - LAT_SUB_BITS)) & (LAT_SUB - 1));
-}
-
 uint64_t lat_bucket_lo(unsigned b)
 {
 	unsigned oct = b / LAT_SUB, sub = b % LAT_SUB;
@@ -46,17 +27,6 @@ void lat_reset(struct lat_hist *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->min = UINT64_MAX;
-}
-
-void lat_add(struct lat_hist *h, uint64_t ns)
-{
-	h->count++;
-	h->sum += ns;
-	if (ns < h->min)
-		h->min = ns;
-	if (ns > h->max)
-		h->max = ns;
-	h->bucket[lat_bucket(ns)]++;
 }
 
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src)

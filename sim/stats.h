@@ -25,7 +25,6 @@ struct lat_hist {
 };
 
 void lat_reset(struct lat_hist *h);
-void lat_add(struct lat_hist *h, uint64_t ns);
 /* Add every sample of src into dst. */
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src);
 /* Mean in ns (0 when empty). */
@@ -35,8 +34,44 @@ double lat_mean(const struct lat_hist *h);
  * [min, max].  0 when empty. */
 double lat_quantile(const struct lat_hist *h, double q);
 
-/* Bucket index and the bucket's lowest and highest value (for tests). */
-unsigned lat_bucket(uint64_t ns);
+/*
+ * Bucket layout: values below LAT_SUB are exact (octave 0).  A larger
+ * value with its top bit at position p (p >= LAT_SUB_BITS) falls in
+ * octave p - LAT_SUB_BITS + 1, sub-bucket = the LAT_SUB_BITS bits below
+ * the top bit.  Octave k >= 1 thus spans [2^(k+6), 2^(k+7)) in 128 equal
+ * steps of 2^(k-1).
+ */
+static inline unsigned lat_bucket(uint64_t ns)
+{
+	unsigned p, oct;
+
+	if (ns < LAT_SUB)
+		return (unsigned)ns;
+	p = 63 - (unsigned)__builtin_clzll(ns);
+	oct = p - LAT_SUB_BITS + 1;
+	return oct * LAT_SUB +
+	       (unsigned)((ns >> (p - LAT_SUB_BITS)) & (LAT_SUB - 1));
+}
+
+/* Add one sample whose bucket b = lat_bucket(ns) is known (a sample
+ * counted in two histograms finds its bucket once). */
+static inline void lat_add_at(struct lat_hist *h, uint64_t ns, unsigned b)
+{
+	h->count++;
+	h->sum += ns;
+	if (ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+	h->bucket[b]++;
+}
+
+static inline void lat_add(struct lat_hist *h, uint64_t ns)
+{
+	lat_add_at(h, ns, lat_bucket(ns));
+}
+
+/* The bucket's lowest and highest value (for tests). */
 uint64_t lat_bucket_lo(unsigned b);
 uint64_t lat_bucket_hi(unsigned b);
 
@@ -71,10 +106,11 @@ struct path_stats {
 /* The direction's counters, allocated at its first I/O (cold). */
 struct ddir_stats *ddir_stats_new(struct path_stats *ps, unsigned d);
 
-/* Count one completion of `bytes` and latency `lat` ns in direction d:
- * the per-I/O cost is that of one histogram, as with no split. */
+/* Count one completion of `bytes` and latency `lat` ns (its bucket b)
+ * in direction d: the per-I/O cost is that of one histogram, as with no
+ * split. */
 static inline void stats_add(struct path_stats *ps, unsigned d,
-			     uint32_t bytes, uint64_t lat)
+			     uint32_t bytes, uint64_t lat, unsigned b)
 {
 	struct ddir_stats *ds = ps->dir[d];
 
@@ -82,7 +118,7 @@ static inline void stats_add(struct path_stats *ps, unsigned d,
 		ds = ddir_stats_new(ps, d);
 	ds->ios++;
 	ds->bytes += bytes;
-	lat_add(&ds->lat, lat);
+	lat_add_at(&ds->lat, lat, b);
 }
 
 /* Sum dir[] into ios, bytes and lat (once, when the window closes). */
