@@ -22,7 +22,10 @@ static const char *const lead_keys[] = {
 
 enum tail_col {
 	T_BEST, T_SHARE, T_SHARE_CI, T_BYTES, T_BYTES_CI, T_BUSY, T_BUSY_CI,
-	T_LAT, T_LAT_CI, T_P99, T_P99_CI, T_IOPS, T_IOPS_CI, NR_TAIL,
+	T_LAT, T_LAT_CI, T_P99, T_P99_CI, T_IOPS, T_IOPS_CI,
+	T_DIR,			/* then per direction (enum fio_ddir): */
+	T_DIR_IOPS = 0, T_DIR_LAT = 2, T_DIR_P99 = 4, T_PER_DIR = 6,
+	NR_TAIL = T_DIR + DDIR_NR * T_PER_DIR,
 };
 
 static const char *const tail_keys[NR_TAIL] = {
@@ -30,6 +33,15 @@ static const char *const tail_keys[NR_TAIL] = {
 	"bytes_share_ci95", "busy_mean", "busy_ci95", "lat_mean_us_mean",
 	"lat_mean_us_ci95", "lat_p99_us_mean", "lat_p99_us_ci95", "iops_mean",
 	"iops_ci95",
+	"read_iops_mean", "read_iops_ci95", "read_lat_mean_us_mean",
+	"read_lat_mean_us_ci95", "read_lat_p99_us_mean", "read_lat_p99_us_ci95",
+	"write_iops_mean", "write_iops_ci95", "write_lat_mean_us_mean",
+	"write_lat_mean_us_ci95", "write_lat_p99_us_mean",
+	"write_lat_p99_us_ci95",
+	"trim_iops_mean", "trim_iops_ci95", "trim_lat_mean_us_mean",
+	"trim_lat_mean_us_ci95", "trim_lat_p99_us_mean", "trim_lat_p99_us_ci95",
+	"sync_iops_mean", "sync_iops_ci95", "sync_lat_mean_us_mean",
+	"sync_lat_mean_us_ci95", "sync_lat_p99_us_mean", "sync_lat_p99_us_ci95",
 };
 
 /* ---- writing ---- */
@@ -149,8 +161,13 @@ char *sweep_row_prefix(const struct sweep *sw, uint64_t k,
 	return memstream_done(f, &buf);
 }
 
-/* The measures kept per replication, per path and for the total. */
-enum measure { M_SHARE, M_BYTES, M_BUSY, M_LAT, M_P99, M_IOPS, NR_M };
+/* The measures kept per replication, per path and for the total; then
+ * iops, latency and p99 per direction. */
+enum measure {
+	M_SHARE, M_BYTES, M_BUSY, M_LAT, M_P99, M_IOPS,
+	M_DIR, M_DIR_IOPS = 0, M_DIR_LAT = 1, M_DIR_P99 = 2, M_PER_DIR = 3,
+	NR_M = M_DIR + DDIR_NR * M_PER_DIR,
+};
 
 /* Replication values: x[(row * NR_M + m) * reps + i], n[row * NR_M + m]
  * of them (latency only from replications where the row had I/Os). */
@@ -167,28 +184,43 @@ static void sample(struct samples *s, unsigned row, enum measure m, double v)
 	s->x[c * s->reps + s->n[c]++] = v;
 }
 
-static double ratio(uint64_t a, uint64_t b)
+/* A row's latency figures from h, when it had I/O (none otherwise:
+ * no latency is not a latency of 0). */
+static void take_lat(struct samples *s, unsigned row, enum measure m,
+		     enum measure m99, const struct lat_hist *h)
 {
-	return b ? (double)a / (double)b : 0;
+	if (h && h->count) {
+		sample(s, row, m, lat_mean(h) / 1e3);
+		sample(s, row, m99, lat_quantile(h, 0.99) / 1e3);
+	}
 }
 
 static void take(struct samples *s, const struct run_result *r)
 {
 	const struct path_stats *ps;
-	unsigned p;
+	unsigned p, d;
 
 	for (p = 0; p <= r->nr_paths; p++) {
 		ps = p < r->nr_paths ? &r->path[p] : &r->total;
 		if (p < r->nr_paths) {
-			sample(s, p, M_SHARE, ratio(ps->ios, r->total.ios));
-			sample(s, p, M_BYTES, ratio(ps->bytes, r->total.bytes));
-			sample(s, p, M_BUSY, ratio(ps->busy, r->window));
+			sample(s, p, M_SHARE, report_ratio(ps->ios, r->total.ios));
+			sample(s, p, M_BYTES,
+			       report_ratio(ps->bytes, r->total.bytes));
+			sample(s, p, M_BUSY, report_ratio(ps->busy, r->window));
 		} else {
-			sample(s, p, M_IOPS, ratio(ps->ios, r->window) * 1e9);
+			sample(s, p, M_IOPS,
+			       report_ratio(ps->ios, r->window) * 1e9);
 		}
-		if (ps->lat.count) {
-			sample(s, p, M_LAT, lat_mean(&ps->lat) / 1e3);
-			sample(s, p, M_P99, lat_quantile(&ps->lat, 0.99) / 1e3);
+		take_lat(s, p, M_LAT, M_P99, &ps->lat);
+		for (d = 0; d < DDIR_NR; d++) {
+			const struct ddir_stats *ds = ps->dir[d];
+			unsigned m = M_DIR + d * M_PER_DIR;
+
+			if (p == r->nr_paths)
+				sample(s, p, m + M_DIR_IOPS, report_ratio(
+					ds ? ds->ios : 0, r->window) * 1e9);
+			take_lat(s, p, m + M_DIR_LAT, m + M_DIR_P99,
+				 ds ? &ds->lat : NULL);
 		}
 	}
 }
@@ -231,7 +263,7 @@ static void write_block(FILE *f, const struct sweep *sw, uint64_t k,
 {
 	enum out_format fmt = sw->format;
 	const char *prefix = sw->pt[k].prefix;
-	unsigned p, nr = paths->nr;
+	unsigned p, d, nr = paths->nr;
 
 	for (p = 0; p <= nr; p++) {
 		fputs(prefix, f);
@@ -254,6 +286,20 @@ static void write_block(FILE *f, const struct sweep *sw, uint64_t k,
 			put_empty(f, fmt, T_IOPS, T_IOPS_CI);
 		else
 			put_ci(f, fmt, T_IOPS, 3, s, p, M_IOPS);
+		for (d = 0; d < DDIR_NR; d++) {
+			enum tail_col t = T_DIR + d * T_PER_DIR;
+			enum measure m = M_DIR + d * M_PER_DIR;
+
+			/* iops, as the run's, is the total's alone */
+			if (p < nr)
+				put_empty(f, fmt, t + T_DIR_IOPS,
+					  t + T_DIR_IOPS + 1);
+			else
+				put_ci(f, fmt, t + T_DIR_IOPS, 3, s, p,
+				       m + M_DIR_IOPS);
+			put_ci(f, fmt, t + T_DIR_LAT, 3, s, p, m + M_DIR_LAT);
+			put_ci(f, fmt, t + T_DIR_P99, 3, s, p, m + M_DIR_P99);
+		}
 		fputs(fmt == FMT_CSV ? "\n" : "}\n", f);
 	}
 }

@@ -140,6 +140,11 @@ expect("run-stonewall", [j["job"] for j in docs["run-stonewall"]["jobs"]] ==
 expect("run-numjobs", len(docs["run-numjobs"]["jobs"]) == 3 and
        all(j["clones"] == 1 for j in docs["run-numjobs"]["jobs"]),
        "numjobs=3 without group_reporting is not three units")
+for t in [r for r in docs["sweep-swept"][1:] if r["path"] == "total"]:
+    parts = t["read_iops_mean"] + t["write_iops_mean"] + t["trim_iops_mean"] + t["sync_iops_mean"]
+    expect("sweep-swept", t["read_iops_mean"] > 0 and t["write_iops_mean"] > 0 and
+           abs(parts - t["iops_mean"]) < 0.01 and t["trim_lat_mean_us_mean"] is None,
+           "sweep: the directions' iops do not split the total's: %s" % t)
 c = docs["compare"]
 expect("compare", all(col["iops"] > 0 for col in c["columns"]), "a column has no IOPS")
 print("schema: %d documents, %d failed checks" % (len(docs), fail))

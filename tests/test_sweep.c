@@ -408,7 +408,15 @@ static const char small_start[] =
 	"mpsim_version,scenario,point,seed,reps,selector,clock,mode,hz,iodepth,"
 	"numjobs,bs,rw,path,best,share_mean,share_ci95,bytes_share_mean,"
 	"bytes_share_ci95,busy_mean,busy_ci95,lat_mean_us_mean,lat_mean_us_ci95,"
-	"lat_p99_us_mean,lat_p99_us_ci95,iops_mean,iops_ci95\n"
+	"lat_p99_us_mean,lat_p99_us_ci95,iops_mean,iops_ci95,"
+	"read_iops_mean,read_iops_ci95,read_lat_mean_us_mean,"
+	"read_lat_mean_us_ci95,read_lat_p99_us_mean,read_lat_p99_us_ci95,"
+	"write_iops_mean,write_iops_ci95,write_lat_mean_us_mean,"
+	"write_lat_mean_us_ci95,write_lat_p99_us_mean,write_lat_p99_us_ci95,"
+	"trim_iops_mean,trim_iops_ci95,trim_lat_mean_us_mean,"
+	"trim_lat_mean_us_ci95,trim_lat_p99_us_mean,trim_lat_p99_us_ci95,"
+	"sync_iops_mean,sync_iops_ci95,sync_lat_mean_us_mean,"
+	"sync_lat_mean_us_ci95,sync_lat_p99_us_mean,sync_lat_p99_us_ci95\n"
 	MPSIM_VERSION ",hst-bio-mpath,0,1,3,service-time,ktime,bio,250,1,1,4096,"
 	"randwrite,sdd,0.167387,";
 
@@ -465,6 +473,12 @@ Test(sweep_run, one_replication_leaves_the_intervals_empty)
 	sscanf(row, ",sdd,%*[0-9.],%*[0-9.],,%*[0-9.],,%*[0-9.],,%*[0-9.],,"
 	       "%*[0-9.],,,%n", &pos);
 	cr_assert_gt(pos, 0, "%.200s", row);
+	row += pos;
+	pos = -1;
+	/* then per direction: no reads, writes with their latency, no trims
+	 * and no syncs; iops empty on a path's row */
+	sscanf(row, ",,,,,,,,,%*[0-9.],,%*[0-9.],,,,,,,,,,,,,%n", &pos);
+	cr_assert_gt(pos, 0, "%.200s", row);
 	cr_assert_eq(row[pos], '\n', "per-path rows leave iops empty");
 	row = strstr(buf, ",total,,,,,,,,");
 	cr_assert_not_null(row, "total rows leave best, share and busy empty");
@@ -476,7 +490,10 @@ Test(sweep_run, one_replication_leaves_the_intervals_empty)
 			   "{\"mpsim_version\": ", 120), "%.200s", buf);
 	cr_assert(strstr(buf, "\"share_ci95\": null"));
 	cr_assert(strstr(buf, "\"path\": \"total\", \"best\": null"));
-	cr_assert(strstr(buf, "\"iops_ci95\": null}\n"));
+	cr_assert(strstr(buf, "\"iops_ci95\": null, \"read_iops_mean\": "));
+	/* no syncs: no latency, and one replication: no interval */
+	cr_assert(strstr(buf, "\"sync_lat_p99_us_mean\": null, "
+			 "\"sync_lat_p99_us_ci95\": null}\n"));
 	free(buf);
 	free(a);
 	free(j);
