@@ -254,3 +254,49 @@ Test(report, littles_law_per_unit)
 	run_result_free(&r);
 	scenario_free(&sc);
 }
+
+/*
+ * fio's own ssd-test.fio (Debian's fio-examples): four stonewall phases
+ * are four units, groups 0 to 3, each of the one direction it issues;
+ * the run's total holds them all.
+ */
+Test(report, ssd_test_fio_phases)
+{
+	static const char *const names[] = {
+		"seq-read", "rand-read", "seq-write", "rand-write",
+	};
+	static const unsigned dirs[] = {
+		DDIR_READ, DDIR_READ, DDIR_WRITE, DDIR_WRITE,
+	};
+	struct scenario sc;
+	struct run_result r;
+	char err[ERR_MAX] = "";
+	uint64_t sum = 0;
+	unsigned i;
+
+	cr_assert_eq(scenario_parse(&sc, WIDE_PATH, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_load_jobs(&sc, "/usr/share/doc/fio/examples/"
+					"ssd-test.fio", err), 0, "%s", err);
+	/* 10 ms per phase instead of a minute */
+	cr_assert_eq(scenario_set(&sc, "runtime", "10ms", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &r, err), 0, "%s", err);
+	cr_assert_eq(r.nr_jobs, 4);
+	for (i = 0; i < 4; i++) {
+		const struct job_report *j = &r.job[i];
+
+		cr_assert_str_eq(j->name, names[i]);
+		cr_assert_eq(j->group, i);
+		cr_assert_eq(j->st.ios, j->st.dir[dirs[i]]->ios,
+			     "%s issues one direction", j->name);
+		/* every 4 KiB I/O takes 162.5 us: 10 ms of issuing, then
+		 * the last ones drain */
+		cr_assert_geq(j->runtime, 10 * MS);
+		cr_assert_lt(j->runtime, 10 * MS + 200 * US);
+		sum += j->st.ios;
+	}
+	cr_assert_eq(r.job[0].st.dir[DDIR_READ]->lat.max, 162500);
+	cr_assert_eq(sum, r.total.ios);
+	run_result_free(&r);
+	scenario_free(&sc);
+}
