@@ -125,6 +125,7 @@ static inline void stats_add(struct path_stats *ps, unsigned d,
 void stats_close(struct path_stats *ps);
 /* Add src's every direction into dst (both closed or both open). */
 void stats_merge(struct path_stats *dst, const struct path_stats *src);
+/* ps zeroed (xcalloc), as every path_stats is: the empty counters. */
 void stats_init(struct path_stats *ps);
 void stats_free(struct path_stats *ps);
 
