@@ -18,14 +18,20 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 short="--runtime=200ms --ramp_time=0"
 fail="--fail=sdd at 0"
 
-# name, schema definition, command: each output is one JSON document (or
-# JSON lines for a sweep, checked line by line).
+# add NAME DEFINITION FILE: FILE is checked against the schema's
+# definition (a sweep's JSON lines line by line); doc NAME DEFINITION
+# ARGS...: so is the output of mpsim ARGS.
 n=0
-doc() {
+add() {
 	n=$((n + 1))
 	printf '%s\t%s\n' "$1" "$2" >>"$tmp/list"
+	cp "$3" "$tmp/$n.json"
+}
+doc() {
+	name=$1 defn=$2
 	shift 2
-	"$mpsim" "$@" >"$tmp/$n.json"
+	"$mpsim" "$@" >"$tmp/out.json"
+	add "$name" "$defn" "$tmp/out.json"
 }
 doc run-default run run --format=json $short
 doc run-mixed run run --format=json $short --rw=randrw --path.sdd.write_delay=10ms
@@ -41,6 +47,12 @@ doc compare-all compare compare --format=json --columns=all $short
 doc timers timers timers --format=json
 doc sweep-idle sweep sweep --format=json --iodepth=1,4 --reps=2 $short "$fail"
 doc sweep-swept sweep sweep --format=json --rwmixread=30,70 --rw=randrw $short
+# merge joins per-point files into the sweep's file: the same rows
+"$mpsim" sweep --format=json --iodepth=1,2 $short --output="$tmp/m.json" \
+	--list-runs >"$tmp/runs"
+sed "s|^mpsim |\"$mpsim\" |" "$tmp/runs" | sh
+"$mpsim" merge --output="$tmp/merged.json" "$tmp"/m.points/point-*.json
+add merge sweep "$tmp/merged.json"
 
 "$mpsim" run --format=csv $short "$fail" >"$tmp/idle.csv"
 "$mpsim" run $short "$fail" >"$tmp/idle.table"
