@@ -2,11 +2,13 @@
  * selector.c: the selector registry and the instance helpers of selector.h
  * (the kernel's dm-path-selector.c, without modules or reference counts).
  */
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpumask.h"
 #include "selector.h"
 
 /*
@@ -18,7 +20,8 @@
 	X(ps_round_robin)		\
 	X(ps_queue_length)		\
 	X(ps_service_time)		\
-	X(ps_historical_service_time)
+	X(ps_historical_service_time)	\
+	X(ps_io_affinity)
 
 #define PS_DECLARE(type)	extern const struct ps_type type;
 SELECTOR_LIST(PS_DECLARE)
@@ -111,6 +114,15 @@ int ps_init(struct path_selector *ps, const struct ps_type *type,
 
 	ps->type = NULL;
 	ps->context = NULL;
+	if (!ps->nr_cpu_ids)
+		ps->nr_cpu_ids = 1;
+	if (!ps->nr_node_ids)
+		ps->nr_node_ids = 1;
+	if (!ps->hz)
+		ps->hz = 250;
+	assert(ps->nr_cpu_ids <= PS_MAX_CPUS);
+	assert(ps->nr_node_ids <= ps->nr_cpu_ids);
+	assert(ps->cpu < ps->nr_cpu_ids);
 
 	argc = ps_prepare_args(type, args, buf, argv, error);
 	if (argc < 0)

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../sim/clock.h"
 #include "../sim/sim.h"
 
 /* The kernel's DM_PS_USE_HR_TIMER: bio-based dm-mpath (5.19+) stamps the
@@ -36,10 +37,21 @@ struct ps_path {
 	void *ps_ctx;		/* the selector's per-path state (pscontext) */
 };
 
-/* One selector instance (the kernel's struct path_selector). */
+/*
+ * One selector instance (the kernel's struct path_selector), and the
+ * machine it runs on, which the caller sets before ps_init() (zero
+ * fields mean one CPU, one NUMA node, HZ 250 and a sched_clock() equal to
+ * ktime).
+ */
 struct path_selector {
 	const struct ps_type *type;
 	void *context;		/* the selector's state, ctx_size bytes */
+	unsigned nr_cpu_ids;	/* simulated CPUs (scenario's ncpus=) */
+	unsigned nr_node_ids;	/* NUMA nodes (numa_nodes=) */
+	unsigned cpu;		/* the CPU submitting the I/O being mapped:
+				   what get_cpu() returns in select_path */
+	unsigned hz;		/* for a kernel file's jiffies */
+	const struct sched_clock *sched; /* for a kernel file's sched_clock() */
 };
 
 enum ps_status_type {
@@ -79,8 +91,9 @@ struct ps_type {
 	/* Put a failed path back where this selector's kernel code puts it. */
 	int (*reinstate_path)(struct path_selector *ps, struct ps_path *path);
 
-	/* Choose a path for an I/O of nr_bytes at time now; NULL when no
-	 * valid path is usable.  Called for every I/O (kernel >= 4.6). */
+	/* Choose a path for an I/O of nr_bytes submitted on CPU ps->cpu at
+	 * time now; NULL when no valid path is usable.  Called for every
+	 * I/O (kernel >= 4.6). */
 	struct ps_path *(*select_path)(struct path_selector *ps,
 				       size_t nr_bytes, sim_ns now);
 

@@ -129,6 +129,7 @@ struct job {
 	struct sim *sim;
 	const struct job_conf *conf;
 	unsigned index;			/* clone number across all jobs */
+	unsigned cpu;			/* the CPU it submits from (cpus.c) */
 	gsl_rng *rng;			/* direction draws */
 	gsl_rng *arr;			/* open-loop arrivals */
 	unsigned depth;			/* effective iodepth */

@@ -29,6 +29,10 @@ int mpath_setup(struct mpath *m, struct sim *s, char *err)
 		return input_error(err, "unknown selector '%s' (see: mpsim list selectors)",
 				   sc->selector);
 	m->hr_timer = t->features & PS_USE_HR_TIMER;
+	m->ps.nr_cpu_ids = sc->ncpus;
+	m->ps.nr_node_ids = sc->numa_nodes;
+	m->ps.hz = sc->hz;
+	m->ps.sched = &m->sched;
 	r = ps_init(&m->ps, t, sc->selector_args, err);
 	if (r)
 		return r;
@@ -138,6 +142,7 @@ void mpath_map(struct mpath *m, struct sim_io *io)
 	sim_ns now = m->select_sched_clock ?
 		sched_clock_at(&m->sched, m->hz, s->now) : s->now;
 
+	m->ps.cpu = io->job->cpu;	/* the submitter's get_cpu() */
 	pp = m->ps.type->select_path(&m->ps, io->bytes, now);
 	if (!pp) {
 		/* No usable path is not an error: queue or fail (§2.2). */

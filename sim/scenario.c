@@ -107,6 +107,8 @@ void scenario_init(struct scenario *sc)
 	sc->queue_if_no_path = false;
 	sc->timer_wheel = WHEEL_LEVELS;
 	sc->workqueue_latency = 0;
+	sc->ncpus = 1;
+	sc->numa_nodes = 1;
 }
 
 /*
@@ -779,6 +781,17 @@ static int set_name(struct target *t, const char *v, char *err)
 	return 0;
 }
 
+/* The simulated machine's CPUs and NUMA nodes (workloads/cpus.c). */
+static int set_ncpus(struct target *t, const char *v, char *err)
+{
+	return parse_count(v, 1, PS_MAX_CPUS, &t->sc->ncpus, err);
+}
+
+static int set_numa_nodes(struct target *t, const char *v, char *err)
+{
+	return parse_count(v, 1, PS_MAX_CPUS, &t->sc->numa_nodes, err);
+}
+
 /* ---- the option table ---- */
 
 enum {
@@ -812,6 +825,7 @@ struct option {
 #define SCHED	"--select_clock=sched_clock"
 #define FAILS	"--scenario=tests/golden/failover.ini"
 #define LOG	"--read_iolog=tests/iolog/fio-randrw-v3.log"
+#define IOA	"--scenario=tests/golden/io-affinity.ini"	/* CPUs matter */
 
 /* A new option is one line here.  Aliases share their option's setter. */
 static const struct option options[] = {
@@ -836,6 +850,8 @@ static const struct option options[] = {
 	  "--delay=60 --runtime=1s" },
 	{ "workqueue_latency", SEC_MULTIPATH, 0, set_workqueue_latency, "1ms",
 	  "--delay=60 --runtime=1s" },
+	{ "ncpus", SEC_MULTIPATH, 0, set_ncpus, "8", IOA },
+	{ "numa_nodes", SEC_MULTIPATH, 0, set_numa_nodes, "2", IOA },
 	{ "fail", SEC_MULTIPATH, 0, set_fail, "sdd at 20ms", "" },
 	{ "reinstate", SEC_MULTIPATH, 0, set_reinstate, "sdd at 30ms",
 	  "--fail='sdd at 20ms'" },
@@ -1505,7 +1521,7 @@ static int validate_job(const struct scenario *sc, const struct job_conf *j,
 	if (!j->runtime && !fio_job_bounded(j))
 		return job_error(sc, j, err, "never ends (give it runtime= "
 				 "or number_ios=)");
-	if (fio_validate_job(j, why))
+	if (fio_validate_job(j, why) || fio_check_cpus(j, sc->ncpus, why))
 		return job_error(sc, j, err, "%s", why);
 	return 0;
 }
@@ -1534,6 +1550,10 @@ int scenario_validate(const struct scenario *sc, char *err)
 		r = input_error(err, "%s: historical-service-time is not in "
 				"kernel %u.%u (added in 5.8)", sc->name,
 				sc->kernel / 1000, sc->kernel % 1000);
+	if (!r && sc->numa_nodes > sc->ncpus)
+		r = input_error(err, "%s: numa_nodes=%u is more than the %u "
+				"CPUs (ncpus=)", sc->name, sc->numa_nodes,
+				sc->ncpus);
 	if (!r)
 		r = check_events(sc, err);
 	if (!r)

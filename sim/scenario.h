@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../selectors/cpumask.h"
 #include "clock.h"
 #include "sim.h"
 
@@ -210,6 +211,8 @@ struct job_conf {
 	bool replay_no_stall;		/* ignore the log's timing */
 	unsigned replay_time_scale;	/* % of the logged rate; default 100 */
 	unsigned replay_skip;		/* 1 << fio_ddir not replayed */
+	struct ps_cpumask cpus;		/* cpus_allowed= / cpumask= */
+	bool cpus_set;			/* ... given; else every CPU */
 };
 
 struct scenario {
@@ -229,6 +232,8 @@ struct scenario {
 	struct sched_clock sched;	/* that clock, relative to ktime */
 	enum timer_wheel timer_wheel;	/* dm-delay timer mode's wheel */
 	sim_ns workqueue_latency;	/* kdelayd: work queued to work run */
+	unsigned ncpus;			/* simulated CPUs (nr_cpu_ids) */
+	unsigned numa_nodes;		/* NUMA nodes they are split over */
 	struct path_event *events;	/* fail=/reinstate=, in given order */
 	unsigned nr_events;
 

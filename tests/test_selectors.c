@@ -29,17 +29,32 @@ static void sel_teardown(void)
 	npaths = 0;
 }
 
+/*
+ * The per-path arguments path i is added with: none, but for io-affinity,
+ * whose one argument is required: path i serves CPU i of a machine of
+ * SEL_NPATHS CPUs.
+ */
+static const char *sel_path_args(const struct ps_type *t, unsigned i)
+{
+	static const char *const masks[SEL_NPATHS] = { "1", "2", "4", "8" };
+
+	return strcmp(t->name, "io-affinity") ? "" : masks[i];
+}
+
 static void sel_open(const struct ps_type *t, unsigned n)
 {
 	unsigned i;
 
+	ps.nr_cpu_ids = SEL_NPATHS;
+	ps.cpu = 0;
 	cr_assert_eq(ps_init(&ps, t, "", err), 0, "%s: ps_init: %s",
 		     t->name, err);
 	for (i = 0; i < n; i++) {
 		path[i].name = "sd";
 		path[i].index = i;
 		pp[i] = &path[i];
-		cr_assert_eq(ps_add_path(&ps, &path[i], "", err), 0,
+		cr_assert_eq(ps_add_path(&ps, &path[i], sel_path_args(t, i),
+					 err), 0,
 			     "%s: add_path: %s", t->name, err);
 		npaths = i + 1;
 	}
@@ -94,11 +109,11 @@ TestSuite(selectors, .init = sel_quiet, .fini = sel_teardown);
 
 /* ---- registry ---- */
 
-Test(selectors, registry_holds_the_four_kernel_selectors)
+Test(selectors, registry_holds_the_five_kernel_selectors)
 {
 	static const char *const names[] = {
 		"round-robin", "queue-length", "service-time",
-		"historical-service-time",
+		"historical-service-time", "io-affinity",
 	};
 	unsigned i;
 
@@ -115,6 +130,7 @@ Test(selectors, find_by_name_and_alias)
 		{ "ql", "queue-length" },
 		{ "st", "service-time" },
 		{ "hst", "historical-service-time" },
+		{ "ioa", "io-affinity" },
 	};
 	unsigned i;
 
@@ -129,7 +145,7 @@ Test(selectors, find_by_name_and_alias)
 
 Test(selectors, find_unknown_gives_null)
 {
-	cr_assert_null(ps_find("io-affinity"));
+	cr_assert_null(ps_find("io_affinity"));
 	cr_assert_null(ps_find(""));
 	cr_assert_null(ps_find("RR"));
 	cr_assert_null(ps_find("round-robin "));
@@ -287,6 +303,7 @@ ParameterizedTest(unsigned *tp, selectors, contract)
 			struct ps_path *p;
 
 			now += 100 * NSEC_PER_USEC;
+			ps.cpu = k % SEL_NPATHS;	/* every submitter */
 			p = t->select_path(&ps, 4096, now);
 			if (mask == (1u << SEL_NPATHS) - 1) {
 				cr_assert_null(p, "%s: all failed, got a path",

@@ -372,6 +372,18 @@ static int set_bssplit(struct job_conf *j, const char *v, const char *where,
 	return fio_set_bssplit(j, v, err);
 }
 
+static int set_cpus_allowed(struct job_conf *j, const char *v,
+			    const char *where, char *err)
+{
+	return fio_set_cpus_allowed(j, v, err);
+}
+
+static int set_cpumask(struct job_conf *j, const char *v, const char *where,
+		       char *err)
+{
+	return fio_set_cpumask(j, v, err);
+}
+
 /* ---- the table ---- */
 
 enum {
@@ -390,6 +402,7 @@ struct fio_opt {
 #define BW	"--path.sdd.bandwidth=20m"
 #define THINK	"--thinktime=100us"
 #define LOG	"--read_iolog=tests/iolog/fio-randrw-v3.log"
+#define IOA	"--scenario=tests/golden/io-affinity.ini"	/* CPUs matter */
 #define RATE	"--rate_iops=20000"			/* open loop */
 #define MIX	"--rw=randrw --write_delay=1"	/* draws matter */
 #define TWO	"--job=tests/jobs/rate-trim.fio"
@@ -438,6 +451,9 @@ static const struct fio_opt fio_opts[] = {
 	{ "new_group", FO_FLAG, set_new_group, BY_DESIGN, "" },
 	/* there are no files */
 	{ "filename", 0, set_filename, BY_DESIGN, "" },
+	/* the CPUs a clone submits from (cpus.c), for io-affinity */
+	{ "cpus_allowed", 0, set_cpus_allowed, "2", IOA },
+	{ "cpumask", 0, set_cpumask, "4", IOA },
 };
 
 void fio_list_options(FILE *f)

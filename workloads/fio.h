@@ -75,6 +75,16 @@ int fio_job_option(struct job_conf *j, const char *key, const char *value,
 int fio_set_rw(struct job_conf *j, const char *v, const char *where,
 	       char *err);
 
+/* ---- workloads/cpus.c: the CPU each clone submits from ---- */
+
+/* fio's cpus_allowed= ("0,5,8-15") and cpumask= (34: CPUs 1 and 5). */
+int fio_set_cpus_allowed(struct job_conf *j, const char *v, char *err);
+int fio_set_cpumask(struct job_conf *j, const char *v, char *err);
+/* The job's CPUs all lie below the machine's ncpus. */
+int fio_check_cpus(const struct job_conf *j, unsigned ncpus, char *err);
+/* The CPU clone (numbered across all jobs) submits from (cpus.c). */
+unsigned job_cpu(const struct job_conf *j, unsigned clone, unsigned ncpus);
+
 /* ---- workloads/fio-bs.c: block sizes per direction ---- */
 
 /*

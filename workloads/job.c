@@ -81,6 +81,7 @@ int job_setup(struct job *j, struct sim *s, const struct job_conf *c,
 	j->sim = s;
 	j->conf = c;
 	j->index = index;
+	j->cpu = job_cpu(c, index, s->sc->ncpus);
 	j->rng = rng_stream(wseed, RNG_WORKLOAD, index);
 	j->arr = rng_stream(wseed, RNG_ARRIVAL, index);
 	j->depth = job_iodepth(c);

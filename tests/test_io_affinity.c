@@ -1,0 +1,309 @@
+/*
+ * test_io_affinity.c: io-affinity's kernel-specific behaviour (kernel.md
+ * §5.3), the cpumask parsing and printing it relies on, and the CPU each
+ * job clone submits from.  Every expectation is worked out by hand from
+ * the kernel's rules quoted beside it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "../selectors/cpumask.h"
+#include "../selectors/selector.h"
+#include "../sim/run.h"
+#include "../sim/scenario.h"
+#include "../sim/stats.h"
+#include "../workloads/fio.h"
+
+extern const struct ps_type ps_io_affinity;
+
+#define IOA_NPATHS	4
+
+static struct path_selector ps;
+static struct ps_path path[IOA_NPATHS];
+static struct ps_path *pp[IOA_NPATHS];
+static unsigned npaths;
+static char err[ERR_MAX];
+static char buf[128];
+
+static void ioa_quiet(void)
+{
+	mpsim_quiet = 1;
+}
+
+static void ioa_teardown(void)
+{
+	if (ps.type)
+		ps_exit(&ps, pp, npaths);
+	npaths = 0;
+}
+
+TestSuite(io_affinity, .init = ioa_quiet, .fini = ioa_teardown);
+
+static void ioa_open(unsigned cpus, unsigned nodes)
+{
+	memset(&ps, 0, sizeof(ps));
+	ps.nr_cpu_ids = cpus;
+	ps.nr_node_ids = nodes;
+	cr_assert_eq(ps_init(&ps, &ps_io_affinity, "", err), 0, "%s", err);
+	npaths = 0;
+}
+
+static int ioa_add(const char *args)
+{
+	struct ps_path *p = &path[npaths];
+	int r;
+
+	p->name = "sd";
+	p->index = npaths;
+	r = ps_add_path(&ps, p, args, err);
+	if (!r)
+		pp[npaths++] = p;
+	return r;
+}
+
+/* The path chosen for an I/O submitted on cpu, -1 for none. */
+static int ioa_on(unsigned cpu)
+{
+	struct ps_path *p;
+
+	ps.cpu = cpu;
+	p = ps.type->select_path(&ps, 4096, 0);
+	return p ? (int)p->index : -1;
+}
+
+static const char *ioa_status(struct ps_path *p, enum ps_status_type t)
+{
+	ps.type->status(&ps, p, t, buf, sizeof(buf));
+	return buf;
+}
+
+/* ---- cpumask_parse (lib/bitmap.c bitmap_parse) ---- */
+
+Test(io_affinity, parse_hex_chunks)
+{
+	struct ps_cpumask m;
+
+	cr_assert_eq(ps_cpumask_parse("3", &m, 4), 0);
+	cr_assert_eq(m.bits[0], 3);
+	/* the chunk after a comma is the next 32 bits up */
+	cr_assert_eq(ps_cpumask_parse("1,00000002", &m, 64), 0);
+	cr_assert_eq(m.bits[0], (1ULL << 32) | 2);
+	/* a short chunk is zero-extended: "1,2" is bits 32 and 1 */
+	cr_assert_eq(ps_cpumask_parse("1,2", &m, 64), 0);
+	cr_assert_eq(m.bits[0], (1ULL << 32) | 2);
+	/* leading, trailing and doubled separators are allowed */
+	cr_assert_eq(ps_cpumask_parse(",,A", &m, 8), 0);
+	cr_assert_eq(m.bits[0], 0xa);
+	/* the empty string is the empty mask */
+	cr_assert_eq(ps_cpumask_parse("", &m, 8), 0);
+	cr_assert_eq(m.bits[0], 0);
+}
+
+Test(io_affinity, parse_refusals)
+{
+	struct ps_cpumask m;
+
+	/* a CPU at or beyond nbits: -EOVERFLOW (CONFIG_CPUMASK_OFFSTACK) */
+	cr_assert_eq(ps_cpumask_parse("10", &m, 4), -EOVERFLOW);
+	cr_assert_eq(ps_cpumask_parse("8", &m, 4), 0);
+	/* more chunks than nbits needs */
+	cr_assert_eq(ps_cpumask_parse("1,00000000", &m, 32), -EOVERFLOW);
+	/* nine digits in one chunk */
+	cr_assert_eq(ps_cpumask_parse("100000000", &m, 64), -EOVERFLOW);
+	/* a prefix or a non-hex character */
+	cr_assert_eq(ps_cpumask_parse("0x1", &m, 8), -EINVAL);
+	cr_assert_eq(ps_cpumask_parse("g", &m, 8), -EINVAL);
+	/* after eight digits the next character is skipped unread unless
+	 * it is a hex digit, so "x12345678" reads as 0x12345678 */
+	cr_assert_eq(ps_cpumask_parse("x12345678", &m, 32), 0);
+	cr_assert_eq(m.bits[0], 0x12345678);
+}
+
+/* ---- %*pb (lib/vsprintf.c bitmap_string) ---- */
+
+Test(io_affinity, print_chunks)
+{
+	struct ps_cpumask m;
+	char s[64];
+
+	memset(&m, 0, sizeof(m));
+	m.bits[0] = 3;
+	/* 4 bits: one digit */
+	cr_assert_eq(ps_cpumask_print(s, sizeof(s), &m, 4), 1);
+	cr_assert_str_eq(s, "3");
+	/* 32 bits: one full chunk of 8 digits */
+	ps_cpumask_print(s, sizeof(s), &m, 32);
+	cr_assert_str_eq(s, "00000003");
+	/* 40 bits: 8 high bits in 2 digits, then a full chunk */
+	m.bits[0] |= 1ULL << 32;
+	ps_cpumask_print(s, sizeof(s), &m, 40);
+	cr_assert_str_eq(s, "01,00000003");
+	/* 5 bits: 2 digits */
+	m.bits[0] = 0x11;
+	ps_cpumask_print(s, sizeof(s), &m, 5);
+	cr_assert_str_eq(s, "11");
+}
+
+Test(io_affinity, numa_blocks)
+{
+	static const unsigned want[6] = { 0, 0, 1, 2, 2, 3 };
+	unsigned c;
+
+	/* 6 CPUs over 4 nodes: c * 4 / 6 */
+	for (c = 0; c < 6; c++)
+		cr_assert_eq(ps_cpu_to_node(c, 6, 4), want[c], "cpu %u", c);
+	cr_assert_eq(ps_cpu_to_node(5, 6, 1), 0);
+}
+
+/* ---- add_path ---- */
+
+Test(io_affinity, add_path_first_claim_stands)
+{
+	ioa_open(4, 1);
+	cr_assert_eq(ioa_add("3"), 0, "%s", err);	/* CPUs 0, 1 */
+	cr_assert_eq(ioa_add("6"), 0, "%s", err);	/* 1 taken: CPU 2 */
+	cr_assert_eq(ioa_on(0), 0);
+	cr_assert_eq(ioa_on(1), 0);
+	cr_assert_eq(ioa_on(2), 1);
+	/* the table shows the mask as given, claimed or not */
+	cr_assert_str_eq(ioa_status(&path[1], PS_STATUS_TABLE), "6 ");
+	cr_assert_str_eq(ioa_status(NULL, PS_STATUS_TABLE), "0 ");
+}
+
+Test(io_affinity, add_path_refusals)
+{
+	ioa_open(4, 1);
+	cr_assert_eq(ioa_add(""), -EINVAL);
+	cr_assert_str_eq(err, "io-affinity ps: invalid number of arguments");
+	cr_assert_eq(ioa_add("1 2"), -EINVAL);
+	cr_assert_eq(ioa_add("zz"), -EINVAL);
+	cr_assert(strstr(err, "io-affinity ps: invalid cpumask"), "%s", err);
+	cr_assert_eq(ioa_add("10"), -EINVAL, "CPU 4 of 4");
+	cr_assert_eq(ioa_add("3"), 0, "%s", err);
+	/* everything already claimed: the load fails */
+	cr_assert_eq(ioa_add("1"), -EINVAL);
+	cr_assert_str_eq(err, "io-affinity ps: No new/valid CPU mapping found");
+	cr_assert_eq(ioa_add("0"), -EINVAL, "the empty mask claims nothing");
+	cr_assert_eq(npaths, 1);
+}
+
+/* ---- select_path ---- */
+
+/*
+ * 4 CPUs in 2 nodes (0-1, 2-3); a serves CPU 0, b CPU 3, c CPU 2.  CPU 1
+ * has no path: a miss, then its node's first usable path (CPU 0's).
+ */
+Test(io_affinity, select_local_then_node_then_any)
+{
+	ioa_open(4, 2);
+	cr_assert_eq(ioa_add("1"), 0, "%s", err);
+	cr_assert_eq(ioa_add("8"), 0, "%s", err);
+	cr_assert_eq(ioa_add("4"), 0, "%s", err);
+
+	cr_assert_eq(ioa_on(3), 1);
+	cr_assert_eq(ioa_on(1), 0);
+	cr_assert_str_eq(ioa_status(&path[0], PS_STATUS_INFO), "1 ");
+
+	/* a failed: CPU 1's node has nothing usable, so the first usable
+	 * mapped CPU anywhere, CPU 2 (c), wins over CPU 3 (b); a miss */
+	ps.type->fail_path(&ps, &path[0]);
+	cr_assert_eq(ioa_on(1), 2);
+	/* CPU 0's own path is failed: not a miss; CPU 2 (c) again */
+	cr_assert_eq(ioa_on(0), 2);
+	cr_assert_str_eq(ioa_status(&path[2], PS_STATUS_INFO), "2 ");
+
+	/* b failed: CPU 3 falls back within its node to CPU 2 (c) */
+	ps.type->fail_path(&ps, &path[1]);
+	cr_assert_eq(ioa_on(3), 2);
+	ps.type->fail_path(&ps, &path[2]);
+	cr_assert_eq(ioa_on(3), -1);
+	cr_assert_eq(ioa_on(1), -1);
+	cr_assert_str_eq(ioa_status(&path[0], PS_STATUS_INFO), "3 ");
+
+	/* reinstate only clears the flag: b serves CPU 3 again, and CPU 2
+	 * (c failed) falls back to its node's first usable, CPU 3 */
+	cr_assert_eq(ps.type->reinstate_path(&ps, &path[1]), 0);
+	cr_assert_eq(ioa_on(3), 1);
+	cr_assert_eq(ioa_on(2), 1);
+	cr_assert_eq(ioa_on(0), 1);
+}
+
+/* ---- the CPU a job clone submits from (workloads/cpus.c) ---- */
+
+Test(io_affinity, job_cpus)
+{
+	struct job_conf j;
+
+	memset(&j, 0, sizeof(j));
+	cr_assert_eq(job_cpu(&j, 0, 3), 0);
+	cr_assert_eq(job_cpu(&j, 4, 3), 1);
+	cr_assert_eq(fio_set_cpus_allowed(&j, "1,3-4", err), 0, "%s", err);
+	cr_assert_eq(job_cpu(&j, 0, 8), 1);
+	cr_assert_eq(job_cpu(&j, 1, 8), 3);
+	cr_assert_eq(job_cpu(&j, 2, 8), 4);
+	cr_assert_eq(job_cpu(&j, 3, 8), 1);
+	cr_assert_eq(fio_check_cpus(&j, 5, err), 0);
+	cr_assert_eq(fio_check_cpus(&j, 4, err), -EINVAL);
+	/* fio's cpumask example: 34 is CPUs 1 and 5 */
+	cr_assert_eq(fio_set_cpumask(&j, "34", err), 0, "%s", err);
+	cr_assert_eq(job_cpu(&j, 0, 8), 1);
+	cr_assert_eq(job_cpu(&j, 1, 8), 5);
+	cr_assert_eq(fio_set_cpumask(&j, "0x100000000", err), -EINVAL);
+	cr_assert_eq(fio_set_cpus_allowed(&j, "3-1", err), -EINVAL);
+	cr_assert_eq(fio_set_cpus_allowed(&j, "1;2", err), -EINVAL);
+}
+
+static void run_text(const char *text, struct run_result *r)
+{
+	struct scenario sc;
+
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, r, err), 0, "%s", err);
+	scenario_free(&sc);
+}
+
+#define IOA_RIG \
+	"[multipath]\nselector = io-affinity\nncpus = 4\n" \
+	"[path a]\nservice = fixed:100us\npath_args = 3\n" \
+	"[path b]\nservice = fixed:100us\npath_args = c\n"
+
+/* Every I/O of a clone goes down the path of its CPU: clones 0-2 on
+ * CPUs 0-2 give a two thirds, b one third, exactly. */
+Test(io_affinity, run_follows_the_submitting_cpu)
+{
+	struct run_result r;
+
+	run_text(IOA_RIG "[j]\nnumjobs = 3\nnumber_ios = 300\n", &r);
+	cr_assert_eq(r.path[0].ios, 600);
+	cr_assert_eq(r.path[1].ios, 300);
+	run_result_free(&r);
+
+	/* pinned to CPU 3: all on b */
+	run_text(IOA_RIG "[j]\nnumjobs = 3\nnumber_ios = 300\n"
+		 "cpus_allowed = 3\n", &r);
+	cr_assert_eq(r.path[0].ios, 0);
+	cr_assert_eq(r.path[1].ios, 900);
+	run_result_free(&r);
+}
+
+Test(io_affinity, scenario_refuses_cpus_beyond_the_machine)
+{
+	struct scenario sc;
+
+	cr_assert_eq(scenario_parse(&sc, IOA_RIG "[j]\nnumber_ios = 1\n"
+				    "cpus_allowed = 4\n", "t.ini", err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), -EINVAL);
+	cr_assert(strstr(err, "CPU 4 is beyond the machine's 4"), "%s", err);
+	scenario_free(&sc);
+	cr_assert_eq(scenario_parse(&sc, IOA_RIG "[j]\nnumber_ios = 1\n",
+				    "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "numa_nodes", "5", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), -EINVAL);
+	cr_assert(strstr(err, "numa_nodes=5 is more than the 4"), "%s", err);
+	scenario_free(&sc);
+}
