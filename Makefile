@@ -32,10 +32,13 @@ CRIT_CFLAGS := $(shell $(PKG_CONFIG) --cflags criterion 2>/dev/null)
 CRIT_LIBS   := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null || echo -lcriterion)
 
 ALL_CFLAGS  = -std=gnu11 $(WARN) -I. $(GSL_CFLAGS) -MMD -MP $(CFLAGS)
-ALL_LDLIBS  = $(GSL_LIBS) -lm $(LDLIBS)
+ALL_LDLIBS  = $(GSL_LIBS) -lm -ldl $(LDLIBS)
 
 SRC      := $(sort $(wildcard sim/*.c selectors/*.c workloads/*.c))
-OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(BUILD)/scenarios.o
+OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(BUILD)/scenarios.o $(BUILD)/kcompat-files.o
+# kcompat/ and what it includes, carried in the binary (selectors/ksource.c)
+KCOMPAT  := $(sort $(wildcard kcompat/*.h kcompat/*/*.h kcompat/*/*/*.h)) \
+            kcompat/kcompat.c sim/list.h selectors/cpumask.h selectors/cpumask.c
 SCN      := $(sort $(wildcard workloads/scenarios/*.ini))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -70,6 +73,13 @@ $(BUILD)/scenarios.c: $(SCN) tests/embed.sh
 	sh tests/embed.sh $(SCN) > $@
 
 $(BUILD)/scenarios.o: $(BUILD)/scenarios.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/kcompat-files.c: $(KCOMPAT) tests/embed.sh
+	@mkdir -p $(@D)
+	sh tests/embed.sh --files $(KCOMPAT) > $@
+
+$(BUILD)/kcompat-files.o: $(BUILD)/kcompat-files.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 run: deps

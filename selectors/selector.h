@@ -26,6 +26,10 @@
 /* The kernel's DM_PS_USE_HR_TIMER: bio-based dm-mpath (5.19+) stamps the
  * I/O with ktime_get_ns() right after selection instead of jiffies. */
 #define PS_USE_HR_TIMER		0x1
+/* A kernel source file run as a plugin (ksource.h): it reads ktime,
+ * sched_clock and jiffies itself, so select_path is handed ktime's now
+ * whatever select_clock= says. */
+#define PS_READS_CLOCKS		0x2
 
 /* Most words a selector or per-path argument string may hold. */
 #define PS_MAX_ARGS		16

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../selectors/ksource.h"
 #include "../selectors/selector.h"
 #include "cli.h"
 #include "run.h"
@@ -204,7 +205,7 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 	r = scenario_validate(&o->sc, err);
 	if (r)
 		return r;
-	t = ps_find(o->sc.selector);
+	t = ps_type_of(o->sc.selector, o->sc.selector_source, err);
 	if (!t)
 		return input_error(err, "--selector: unknown selector '%s' (see: mpsim list selectors)",
 				   o->sc.selector);

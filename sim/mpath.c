@@ -9,12 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../selectors/ksource.h"
 #include "engine.h"
 
 int mpath_setup(struct mpath *m, struct sim *s, char *err)
 {
 	const struct scenario *sc = s->sc;
-	const struct ps_type *t = ps_find(sc->selector);
+	const struct ps_type *t;
 	unsigned i;
 	int r;
 
@@ -23,11 +24,13 @@ int mpath_setup(struct mpath *m, struct sim *s, char *err)
 	m->clock = sc->clock;
 	m->hz = sc->hz;
 	m->queue_if_no_path = sc->queue_if_no_path;
-	m->select_sched_clock = sc->select_sched_clock;
 	m->sched = sc->sched;
+	t = ps_type_of(sc->selector, sc->selector_source, err);
 	if (!t)
-		return input_error(err, "unknown selector '%s' (see: mpsim list selectors)",
-				   sc->selector);
+		return -EINVAL;
+	/* a kernel file reads the clock it names itself (ksource.h) */
+	m->select_sched_clock = sc->select_sched_clock &&
+				!(t->features & PS_READS_CLOCKS);
 	m->hr_timer = t->features & PS_USE_HR_TIMER;
 	m->ps.nr_cpu_ids = sc->ncpus;
 	m->ps.nr_node_ids = sc->numa_nodes;

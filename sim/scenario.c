@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../selectors/ksource.h"
 #include "../workloads/fio.h"
 #include "ini.h"
 #include "scenario.h"
@@ -256,7 +257,29 @@ static int set_selector(struct target *t, const char *v, char *err)
 			return input_error(err, "'" SHOW "' is not a selector "
 					   "name", v);
 	/* checked against the selector registry when the run is built */
+	sc->selector_source[0] = '\0';
 	return set_string(v, sc->selector, sizeof(sc->selector), false, err);
+}
+
+/* A kernel selector's own file (selectors/ksource.h), compiled and loaded
+ * now so that its name and its mistakes are known at once. */
+static int set_selector_source(struct target *t, const char *v, char *err)
+{
+	struct scenario *sc = t->sc;
+	const struct ps_type *ty;
+	char why[ERR_MAX];
+
+	if (set_string(v, sc->selector_source, sizeof(sc->selector_source),
+		       false, err))
+		return -EINVAL;
+	ty = ps_source_load(v, why);
+	if (!ty || strlen(ty->name) >= sizeof(sc->selector)) {
+		sc->selector_source[0] = '\0';
+		return input_error(err, "%s", ty ? "its selector's name is too "
+				   "long" : why);
+	}
+	strcpy(sc->selector, ty->name);
+	return 0;
 }
 
 static int set_selector_args(struct target *t, const char *v, char *err)
@@ -826,6 +849,7 @@ struct option {
 #define FAILS	"--scenario=tests/golden/failover.ini"
 #define LOG	"--read_iolog=tests/iolog/fio-randrw-v3.log"
 #define IOA	"--scenario=tests/golden/io-affinity.ini"	/* CPUs matter */
+#define TOY	"tests/ksrc/dm-ps-toy.c"	/* a kernel-style file */
 
 /* A new option is one line here.  Aliases share their option's setter. */
 static const struct option options[] = {
@@ -833,6 +857,9 @@ static const struct option options[] = {
 	  "--path.sdd.request_stats=0" },
 	{ "selector", SEC_MULTIPATH, 0, set_selector, "st", "" },
 	{ "selector_args", SEC_MULTIPATH, 0, set_selector_args, "1 0", "" },
+	{ "selector_source", SEC_MULTIPATH, 0, set_selector_source, TOY, IOA },
+	{ "selector-source", SEC_MULTIPATH, OPT_CLI, set_selector_source, TOY,
+	  IOA },
 	{ "clock", SEC_MULTIPATH, 0, set_clock, "jiffies", "" },
 	{ "hz", SEC_MULTIPATH, 0, set_hz, "100", "--delay=1" },
 	{ "uptime", SEC_MULTIPATH, 0, set_uptime, "1001ms", "--delay=1" },

@@ -19,6 +19,7 @@
 
 #define NAME_MAX_LEN	32
 #define ARGS_MAX_LEN	128
+#define SOURCE_MAX_LEN	1024
 
 enum mp_mode {
 	MODE_BIO,		/* bio-based dm-mpath: stamps as --clock says */
@@ -222,6 +223,8 @@ struct scenario {
 	enum mp_mode mode;
 	char selector[NAME_MAX_LEN];	/* kernel name or alias */
 	char selector_args[ARGS_MAX_LEN]; /* table words without the count */
+	char selector_source[SOURCE_MAX_LEN]; /* a kernel file run as the
+					   selector (ksource.h); "": none */
 	enum start_clock clock;
 	unsigned hz;
 	sim_ns uptime;			/* uptime when the run starts */

@@ -1,0 +1,2 @@
+/* dm-mpath.h: the kernel API of kcompat.h (see there). */
+#include "kcompat.h"

@@ -1,0 +1,2 @@
+/* dm-path-selector.h: the kernel API of kcompat.h (see there). */
+#include "kcompat.h"

@@ -1,0 +1,2 @@
+/* dm.h: the kernel API of kcompat.h (see there). */
+#include "kcompat.h"

@@ -1,0 +1,2 @@
+/* linux/ctype.h: the kernel API of kcompat.h (see there). */
+#include "../kcompat.h"

@@ -1,0 +1,2 @@
+/* linux/delay.h: the kernel API of kcompat.h (see there). */
+#include "../kcompat.h"

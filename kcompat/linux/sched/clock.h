@@ -1,0 +1,2 @@
+/* linux/sched/clock.h: the kernel API of kcompat.h (see there). */
+#include "../../kcompat.h"

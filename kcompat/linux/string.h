@@ -1,0 +1,2 @@
+/* linux/string.h: the kernel API of kcompat.h (see there). */
+#include "../kcompat.h"

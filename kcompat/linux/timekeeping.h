@@ -1,0 +1,2 @@
+/* linux/timekeeping.h: the kernel API of kcompat.h (see there). */
+#include "../kcompat.h"
