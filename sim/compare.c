@@ -4,9 +4,11 @@
  * service times on each path (common random numbers), and the table lists
  * each path's share of I/Os per column next to its capacity share.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../selectors/ksource.h"
 #include "../selectors/selector.h"
 #include "report.h"
 #include "run.h"
@@ -39,8 +41,36 @@ static const struct compare_col all_cols[] = {
 	  "round-robin" },
 };
 
-static int compare_pick(const char *columns, struct compare_result *cr,
-			char *err)
+/*
+ * The column of a kernel source file (--selector-source): its selector,
+ * with the scenario's own clock and arguments, labelled by the file's
+ * name.  It joins the default and "all" columns, and is "source" in a
+ * --columns list.
+ */
+static int source_col(const struct scenario *sc, struct compare_result *cr,
+		      char *err)
+{
+	const char *base = strrchr(sc->selector_source, '/');
+
+	if (!sc->selector_source[0])
+		return input_error(err, "--columns: 'source' needs "
+				   "--selector-source=FILE");
+	base = base ? base + 1 : sc->selector_source;
+	snprintf(cr->source_label, sizeof(cr->source_label), "%.63s", base);
+	snprintf(cr->source_what, sizeof(cr->source_what),
+		 "%s compiled from %s, clock %s", sc->selector,
+		 sc->selector_source, start_clock_name(sc->clock));
+	cr->source = (struct compare_col){
+		.label = cr->source_label, .key = "source",
+		.selector = sc->selector, .clock = sc->clock,
+		.what = cr->source_what,
+	};
+	cr->cols[cr->nr_cols++] = &cr->source;
+	return 0;
+}
+
+static int compare_pick(const struct scenario *sc, const char *columns,
+			struct compare_result *cr, char *err)
 {
 	char buf[256], *tok, *save;
 	unsigned i;
@@ -49,20 +79,29 @@ static int compare_pick(const char *columns, struct compare_result *cr,
 		for (i = 0; i < ARRAY_SIZE(all_cols); i++)
 			if (columns || all_cols[i].by_default)
 				cr->cols[cr->nr_cols++] = &all_cols[i];
-		return 0;
+		return sc->selector_source[0] ? source_col(sc, cr, err) : 0;
 	}
 	if (strlen(columns) >= sizeof(buf))
 		return input_error(err, "--columns: too long");
 	strcpy(buf, columns);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "source")) {
+			if (cr->nr_cols == COMPARE_MAX_COLS)
+				return input_error(err, "--columns: more than %d "
+						   "columns", COMPARE_MAX_COLS);
+			if (source_col(sc, cr, err))
+				return -EINVAL;
+			continue;
+		}
 		for (i = 0; i < ARRAY_SIZE(all_cols); i++)
 			if (!strcmp(tok, all_cols[i].key))
 				break;
 		if (i == ARRAY_SIZE(all_cols))
 			return input_error(err, "--columns: unknown column '%.40s' "
 					   "(st, hst_jiffies, hst_ktime, "
-					   "hst_jiffies_aligned, ql, rr, all)", tok);
+					   "hst_jiffies_aligned, ql, rr, source, all)",
+					   tok);
 		if (cr->nr_cols == COMPARE_MAX_COLS)
 			return input_error(err, "--columns: more than %d columns",
 					   COMPARE_MAX_COLS);
@@ -80,7 +119,7 @@ int compare_run(const struct scenario *sc, uint64_t seed, const char *columns,
 	int r;
 
 	memset(cr, 0, sizeof(*cr));
-	r = compare_pick(columns, cr, err);
+	r = compare_pick(sc, columns, cr, err);
 	if (r) {
 		memset(cr, 0, sizeof(*cr));
 		return r;
@@ -94,12 +133,16 @@ int compare_run(const struct scenario *sc, uint64_t seed, const char *columns,
 		struct scenario col;
 
 		scenario_copy(&col, sc);
-		snprintf(col.selector, sizeof(col.selector), "%s", c->selector);
-		col.clock = c->clock;
 		/* the scenario's selector_args belong to its own selector */
-		own = ps_find(sc->selector);
-		if (!own || strcmp(own->name, c->selector))
-			col.selector_args[0] = '\0';
+		own = ps_type_of(sc->selector, sc->selector_source, err);
+		if (c != &cr->source) {
+			snprintf(col.selector, sizeof(col.selector), "%s",
+				 c->selector);
+			col.selector_source[0] = '\0';
+			if (!own || strcmp(own->name, c->selector))
+				col.selector_args[0] = '\0';
+		}
+		col.clock = c->clock;
 		r = run_scenario(&col, seed, &cr->runs[i], err);
 		scenario_free(&col);
 		if (r) {

@@ -45,6 +45,9 @@ struct compare_result {
 	unsigned nr_cols;
 	const struct compare_col *cols[COMPARE_MAX_COLS];
 	struct run_result *runs;	/* one per column */
+	struct compare_col source;	/* the column of --selector-source */
+	char source_label[64];		/* its label: the file's name */
+	char source_what[SOURCE_MAX_LEN + 64];	/* its legend */
 };
 
 /*

@@ -144,7 +144,10 @@ char *sweep_row_prefix(const struct sweep *sw, uint64_t k,
 	num_field(f, fmt, "point", k);
 	num_field(f, fmt, "seed", sw->seed);
 	num_field(f, fmt, "reps", sw->reps);
-	str_field(f, fmt, "selector", ps_find(sc->selector)->name, true);
+	/* the kernel's name, whatever alias was typed (a source file's
+	 * selector is named as its file registers it) */
+	str_field(f, fmt, "selector", sc->selector_source[0] ? sc->selector :
+		  ps_find(sc->selector)->name, true);
 	str_field(f, fmt, "clock", start_clock_name(sc->clock), true);
 	str_field(f, fmt, "mode", sc->mode == MODE_BIO ? "bio" : "request", true);
 	num_field(f, fmt, "hz", sc->hz);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../selectors/ksource.h"
 #include "../selectors/selector.h"
 #include "rng.h"
 #include "sweep.h"
@@ -355,13 +356,21 @@ int sweep_parse(struct sweep *sw, int argc, char **argv, char *err)
  * would find out only when the point runs. */
 static int check_selector(const struct scenario *sc, char *err)
 {
-	const struct ps_type *t = ps_find(sc->selector);
+	const struct ps_type *t;
 	struct path_selector ps;
 	struct ps_path *paths, **pp;
 	char why[ERR_MAX];
 	unsigned i, n = 0;
 	int r;
 
+	t = ps_type_of(sc->selector, sc->selector_source, err);
+	if (!t)
+		return -EINVAL;
+	/* the machine the run would give it (sim/mpath.c) */
+	memset(&ps, 0, sizeof(ps));
+	ps.nr_cpu_ids = sc->ncpus;
+	ps.nr_node_ids = sc->numa_nodes;
+	ps.hz = sc->hz;
 	r = ps_init(&ps, t, sc->selector_args, why);
 	if (r)
 		return input_error(err, "--selector_args: %s", why);
