@@ -5,6 +5,7 @@
 #   make run      install what is missing, build, print the comparison table
 #   make test     install what is missing, build, run every fast test
 #   make check-long   the slow statistical tier (longer runs, tighter bounds)
+#   make kernel-check linux-source-6.1's dm-ps-*.c beside mpsim's selectors
 #   make bench    simulated I/Os per second of wall time, per selector
 #   make asan     the test suite under AddressSanitizer + UBSan
 #   make valgrind the test suite under valgrind's memcheck
@@ -40,10 +41,11 @@ OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(BUILD)/scenarios.o $(BUILD)/kcompat-files.
 KCOMPAT  := $(sort $(wildcard kcompat/*.h kcompat/*/*.h kcompat/*/*/*.h)) \
             kcompat/kcompat.c sim/list.h selectors/cpumask.h selectors/cpumask.c
 SCN      := $(sort $(wildcard workloads/scenarios/*.ini))
-TEST_SRC := $(sort $(wildcard tests/*.c))
+TEST_SRC := $(filter-out tests/kernel-check.c,$(sort $(wildcard tests/*.c)))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: all run test check-long bench asan valgrind noopt results plots \
+        kernel-check \
         clean deps results-dm-delay-sync
 all: mpsim
 
@@ -58,6 +60,10 @@ $(BUILD)/mpsim: $(BUILD)/mpsim.o $(OBJ)
 
 $(BUILD)/mpsim-tests: $(TEST_OBJ) $(OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CRIT_LIBS) $(ALL_LDLIBS)
+
+# make kernel-check's driver (tests/kernel-check.c), not a Criterion test
+$(BUILD)/kernel-check: $(BUILD)/tests/kernel-check.o $(OBJ)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDLIBS)
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
@@ -94,6 +100,11 @@ test: deps
 	sh tests/options.sh ./mpsim
 	sh tests/schema.sh ./mpsim
 	sh tests/plots.sh
+
+# linux-source-6.1's selectors beside mpsim's (tests/kernel-check.sh)
+kernel-check: deps
+	@$(MAKE) --no-print-directory mpsim $(BUILD)/kernel-check
+	sh tests/kernel-check.sh ./mpsim $(BUILD)/kernel-check $(BUILD)/kernel-src
 
 check-long: deps
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests
