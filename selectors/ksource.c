@@ -258,7 +258,7 @@ static char *read_source(const char *path, size_t *n, char *err)
 	char *text;
 
 	if (!f) {
-		input_error(err, "selector_source: cannot read '%s': %s", path,
+		input_error(err, "cannot read '%s': %s", path,
 			    strerror(errno));
 		return NULL;
 	}
@@ -267,7 +267,7 @@ static char *read_source(const char *path, size_t *n, char *err)
 	fclose(f);
 	if (*n > KSRC_MAX_BYTES || memchr(text, '\0', *n)) {
 		free(text);
-		input_error(err, "selector_source: '%s' is not a C source file "
+		input_error(err, "'%s' is not a C source file "
 			    "(binary, or over %u bytes)", path, KSRC_MAX_BYTES);
 		return NULL;
 	}
@@ -366,7 +366,7 @@ static int build(const char *dir, const char *source, const char *text,
 	r = run((char *const *)argv);
 	if (r) {
 		nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-		return input_error(err, "selector_source: %s: the compiler "
+		return input_error(err, "%s: the compiler "
 				   "(%s) failed%s", source, cc_name(),
 				   r > 0 && r != 127 ? "; its messages are above" : "");
 	}
@@ -378,7 +378,7 @@ static int build(const char *dir, const char *source, const char *text,
 io_error:
 	r = errno;
 	nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	return input_error(err, "selector_source: cannot write %s: %s", file,
+	return input_error(err, "cannot write %s: %s", file,
 			   strerror(r));
 }
 
@@ -404,7 +404,7 @@ static struct kps_type *kps_open(const char *so, const char *source,
 	int *nr;
 
 	if (!h) {
-		input_error(err, "selector_source: %s: %s", source, dlerror());
+		input_error(err, "%s: %s", source, dlerror());
 		return NULL;
 	}
 	k = xcalloc(1, sizeof(*k));
@@ -413,18 +413,18 @@ static struct kps_type *kps_open(const char *so, const char *source,
 	reg = dlsym(h, "kcompat_registered");
 	nr = dlsym(h, "kcompat_nr_registered");
 	if (!k->env || !reg || !nr || k->env->abi != KCOMPAT_ABI_VERSION) {
-		input_error(err, "selector_source: %s: not built by this mpsim",
+		input_error(err, "%s: not built by this mpsim",
 			    source);
 		goto fail;
 	}
 	if (!init) {
-		input_error(err, "selector_source: %s: no module_init()", source);
+		input_error(err, "%s: no module_init()", source);
 		goto fail;
 	}
 	k->env->warn = kps_warn;
 	k->env->oom = kps_oom;
 	if (init() || *nr != 1 || !*reg) {
-		input_error(err, "selector_source: %s: module_init did not "
+		input_error(err, "%s: module_init did not "
 			    "register one path selector", source);
 		goto fail;
 	}
@@ -432,7 +432,7 @@ static struct kps_type *kps_open(const char *so, const char *source,
 	if (!k->kt->create || !k->kt->add_path || !k->kt->select_path ||
 	    !k->kt->fail_path || !k->kt->reinstate_path ||
 	    (k->kt->end_io && !k->kt->start_io)) {
-		input_error(err, "selector_source: %s: the %s path selector "
+		input_error(err, "%s: the %s path selector "
 			    "lacks an operation mpsim calls", source,
 			    k->kt->name);
 		goto fail;
@@ -495,7 +495,7 @@ const struct ps_type *ps_source_load(const char *path, char *err)
 	ps_source_cache_dir(cache, sizeof(cache));
 	if (strlen(cache) > PATH_MAX / 2) {
 		free(text);
-		input_error(err, "selector_source: the cache directory's path "
+		input_error(err, "the cache directory's path "
 			    "is too long");
 		return NULL;
 	}
@@ -507,7 +507,7 @@ const struct ps_type *ps_source_load(const char *path, char *err)
 
 		pathf(parent, "%s/x", dir);
 		if (make_parents(parent)) {
-			input_error(err, "selector_source: cannot create %s: %s",
+			input_error(err, "cannot create %s: %s",
 				    cache, strerror(errno));
 			free(text);
 			return NULL;

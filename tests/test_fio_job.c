@@ -579,8 +579,8 @@ Test(fio_job, unmodelled_options_warned_once, .init = cr_redirect_stderr)
 	mpsim_quiet = 0;
 	fio_warn_reset();
 	parse_ok(&sc, ONE_PATH "[global]\nnorandommap\nnumber_ios=1\n"
-		 "description=quiet\n[a]\nnorandommap\ncpus_allowed=0-3\n"
-		 "[b]\nnorandommap=1\ncpus_allowed=1\nverify=0\n");
+		 "description=quiet\n[a]\nnorandommap\ncpuload=10\n"
+		 "[b]\nnorandommap=1\ncpuload=20\nverify=0\n");
 	scenario_free(&sc);
 	fflush(stderr);
 	f = cr_get_redirected_stderr();
@@ -588,7 +588,7 @@ Test(fio_job, unmodelled_options_warned_once, .init = cr_redirect_stderr)
 		n++;
 		norandom += !!strstr(line, "t.ini:7: fio option 'norandommap' "
 				     "is not modelled, ignored");
-		cpus += !!strstr(line, "t.ini:12: fio option 'cpus_allowed' "
+		cpus += !!strstr(line, "t.ini:12: fio option 'cpuload' "
 				 "is not modelled, ignored");
 		quiet += !!strstr(line, "description") || !!strstr(line, "verify");
 	}

@@ -1,0 +1,165 @@
+/*
+ * test_ksource.c: --selector-source's plugin machinery, on selector files
+ * written for these tests in the kernel's style (tests/ksrc/): the build
+ * and its cache, the clocks and CPU the plugin sees, %*pb and DMEMIT
+ * through kcompat/, the kernel's error strings, and refusals.
+ * (linux-source-6.1's own files are checked by `make kernel-check`.)
+ */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+
+#include "../selectors/ksource.h"
+#include "../selectors/selector.h"
+#include "../sim/run.h"
+#include "../sim/scenario.h"
+#include "../sim/stats.h"
+
+#define TOY	"tests/ksrc/dm-ps-toy.c"
+
+static char cache[64];
+static char err[ERR_MAX];
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* Plugins are built in a cache of the test's own, removed after it. */
+static void ks_init(void)
+{
+	mpsim_quiet = 1;
+	snprintf(cache, sizeof(cache), "/tmp/mpsim-ksrc-test-XXXXXX");
+	cr_assert_not_null(mkdtemp(cache));
+	setenv("XDG_CACHE_HOME", cache, 1);
+}
+
+static void ks_fini(void)
+{
+	nftw(cache, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+TestSuite(ksource, .init = ks_init, .fini = ks_fini);
+
+Test(ksource, loads_and_caches)
+{
+	const struct ps_type *t = ps_source_load(TOY, err);
+	char dir[4096];
+
+	cr_assert_not_null(t, "%s", err);
+	cr_assert_str_eq(t->name, "toy");
+	cr_assert_str_eq(t->kernel_file, TOY);
+	/* DM_PS_USE_HR_TIMER carried over; the file reads its own clocks */
+	cr_assert_eq(t->features, PS_USE_HR_TIMER | PS_READS_CLOCKS);
+	cr_assert_eq(t->table_args, 1);
+	cr_assert_eq(t->info_args, 5);
+	cr_assert_eq(ps_source_load(TOY, err), t, "loaded once per process");
+	ps_source_cache_dir(dir, sizeof(dir));
+	cr_assert(!strncmp(dir, cache, strlen(cache)), "%s", dir);
+	cr_assert_eq(ps_type_of("toy", TOY, err), t);
+	cr_assert_eq(ps_type_of("rr", "", err), ps_find("round-robin"));
+}
+
+/*
+ * The plugin's ktime_get_ns() is the `now` it is handed, sched_clock()
+ * the scenario's model at now (ktime + 1000 ns here), jiffies those of
+ * HZ=1000 (INITIAL_JIFFIES 2^32 - 300000, plus 5000 ticks in 5 s), and
+ * get_cpu() the submitting CPU.
+ */
+Test(ksource, plugin_reads_the_simulated_clocks_and_cpu)
+{
+	const struct ps_type *t = ps_source_load(TOY, err);
+	struct sched_clock sched = { .offset = 1000 };
+	struct path_selector ps = { .nr_cpu_ids = 40, .hz = 1000,
+				    .sched = &sched, .cpu = 3 };
+	struct ps_path p = { .name = "sda" }, *pp = &p;
+	char buf[128];
+
+	cr_assert_not_null(t, "%s", err);
+	cr_assert_eq(ps_init(&ps, t, "", err), 0, "%s", err);
+	cr_assert_eq(ps_add_path(&ps, &p, "1,3", err), 0, "%s", err);
+	cr_assert_eq(t->select_path(&ps, 4096, 5 * NSEC_PER_SEC), &p);
+	t->end_io(&ps, &p, 4096, 777, 6 * NSEC_PER_SEC);
+	t->status(&ps, &p, PS_STATUS_INFO, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "5000000000 5000001000 4294672296 3 777 ");
+	/* %*pb of a 40-bit mask: 2 digits, then a full chunk */
+	t->status(&ps, &p, PS_STATUS_TABLE, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "01,00000003 ");
+	t->status(&ps, NULL, PS_STATUS_INFO, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "1 ");
+	/* DMEMIT stops at maxlen, as scnprintf does */
+	cr_assert_eq(t->status(&ps, &p, PS_STATUS_TABLE, buf, 5), 4);
+	cr_assert_str_eq(buf, "01,0");
+	t->fail_path(&ps, &p);
+	cr_assert_null(t->select_path(&ps, 4096, 7 * NSEC_PER_SEC));
+	cr_assert_eq(t->reinstate_path(&ps, &p), 0);
+	cr_assert_eq(t->select_path(&ps, 4096, 8 * NSEC_PER_SEC), &p);
+	ps_exit(&ps, &pp, 1);
+}
+
+Test(ksource, kernel_errors_reach_the_message)
+{
+	const struct ps_type *t = ps_source_load(TOY, err);
+	struct path_selector ps = { .nr_cpu_ids = 4 };
+	struct ps_path p = { .name = "sda" };
+
+	cr_assert_not_null(t, "%s", err);
+	cr_assert_eq(ps_init(&ps, t, "1 2", err), -EINVAL);
+	cr_assert_str_eq(err, "toy ps: path selector constructor failed");
+	cr_assert_eq(ps_init(&ps, t, "", err), 0, "%s", err);
+	cr_assert_eq(ps_add_path(&ps, &p, "", err), -EINVAL);
+	cr_assert_str_eq(err, "toy ps: want one cpumask");
+	/* CPU 4 of 4: the kernel's cpumask_parse refuses it */
+	cr_assert_eq(ps_add_path(&ps, &p, "10", err), -EINVAL);
+	cr_assert_str_eq(err, "toy ps: invalid cpumask");
+	ps_exit(&ps, NULL, 0);
+}
+
+/* (the compiler's messages on stderr are captured, not shown) */
+Test(ksource, refusals, .init = cr_redirect_stderr)
+{
+	cr_assert_null(ps_source_load("tests/ksrc/no-such-file.c", err));
+	cr_assert(strstr(err, "cannot read 'tests/ksrc/no-such-file.c'"),
+		  "%s", err);
+	cr_assert_null(ps_source_load("tests/ksrc/dm-ps-broken.c", err));
+	cr_assert(strstr(err, "the compiler (cc) failed"), "%s", err);
+	cr_assert_null(ps_source_load("tests/ksrc/dm-ps-nothing.c", err));
+	cr_assert(strstr(err, "no module_init()"), "%s", err);
+	cr_assert_null(ps_type_of("nonesuch", "", err));
+	cr_assert(strstr(err, "unknown selector 'nonesuch'"), "%s", err);
+}
+
+/* The toy's first valid path takes every I/O of a run, and the option
+ * names the selector by the name its file registers. */
+Test(ksource, runs_as_the_scenarios_selector)
+{
+	static const char text[] =
+		"[multipath]\nncpus = 2\n"
+		"[path a]\nservice = fixed:100us\npath_args = 1\n"
+		"[path b]\nservice = fixed:100us\npath_args = 2\n"
+		"[j]\nnumjobs = 2\nnumber_ios = 100\niodepth = 2\n";
+	struct run_result r;
+	struct scenario sc;
+
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "selector-source", TOY, err), 0,
+		     "%s", err);
+	cr_assert_str_eq(sc.selector, "toy");
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &r, err), 0, "%s", err);
+	cr_assert_eq(r.path[0].ios, 200);
+	cr_assert_eq(r.path[1].ios, 0);
+	run_result_free(&r);
+	/* --selector afterwards replaces the file */
+	cr_assert_eq(scenario_set(&sc, "selector", "rr", err), 0, "%s", err);
+	cr_assert_str_eq(sc.selector_source, "");
+	scenario_free(&sc);
+}
