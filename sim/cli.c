@@ -38,7 +38,11 @@ void cli_usage(FILE *f)
 "  --seed=N               random seed (default 1); same seed, same output\n"
 "  --format=table|csv|json\n"
 "  --selector=NAME        round-robin|rr, queue-length|ql, service-time|st,\n"
-"                         historical-service-time|hst\n"
+"                         historical-service-time|hst, io-affinity|ioa\n"
+"  --selector-source=FILE a kernel dm-ps-*.c, compiled and run as the selector\n"
+"                         (compare: also a 'source' column)\n"
+"  --ncpus=N --numa_nodes=N   the simulated CPUs, for io-affinity (fio's\n"
+"                         cpus_allowed/cpumask pin a job's clones)\n"
 "  --selector_args='W..'  the selector's table arguments (e.g. '972 0')\n"
 "  --clock=jiffies|jiffies-aligned|ktime   bio-mode start stamp\n"
 "  --mode=bio|request     --hz=100|250|300|1000   --uptime=3600s\n"
@@ -209,6 +213,11 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 	if (!t)
 		return input_error(err, "--selector: unknown selector '%s' (see: mpsim list selectors)",
 				   o->sc.selector);
+	/* a kernel file reads the clock it names (selectors/ksource.h) */
+	if ((t->features & PS_READS_CLOCKS) && o->sc.select_sched_clock)
+		mpsim_warn("select_clock=sched_clock does not apply to %s, "
+			   "which reads the clock it names itself",
+			   o->sc.selector_source);
 	/* results name the kernel's selector, whatever alias was typed */
 	snprintf(o->sc.selector, sizeof(o->sc.selector), "%s", t->name);
 	o->options = join_args(argc, argv);
