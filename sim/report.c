@@ -77,6 +77,11 @@ void json_meta(FILE *f, const char *command, const struct provenance *pv,
 		"\"selector\": ", (unsigned long long)pv->seed,
 		mode_name(sc->mode));
 	json_string(f, sc->selector);
+	/* a selector compiled from a file names the file (ksource.h) */
+	if (sc->selector_source[0]) {
+		fputs(", \"selector_source\": ", f);
+		json_string(f, sc->selector_source);
+	}
 	fputs(", \"selector_args\": ", f);
 	json_string(f, sc->selector_args);
 	fprintf(f, ", \"clock\": \"%s\", \"hz\": %u, \"uptime_s\": %.9g, "
@@ -95,9 +100,12 @@ void json_meta(FILE *f, const char *command, const struct provenance *pv,
 static void header_line(FILE *f, const char *lead,
 			const struct provenance *pv, const struct scenario *sc)
 {
-	fprintf(f, "%smpsim %s: scenario %s, selector %s, clock %s, mode %s, "
-		"HZ %u, %sseed %llu%s%s\n", lead, MPSIM_VERSION, pv->scenario,
-		sc->selector, start_clock_name(sc->clock), mode_name(sc->mode),
+	/* a selector compiled from a file names the file (ksource.h) */
+	fprintf(f, "%smpsim %s: scenario %s, selector %s%s%s, clock %s, "
+		"mode %s, HZ %u, %sseed %llu%s%s\n", lead, MPSIM_VERSION,
+		pv->scenario, sc->selector,
+		sc->selector_source[0] ? " from " : "", sc->selector_source,
+		start_clock_name(sc->clock), mode_name(sc->mode),
 		sc->hz, sc->select_sched_clock ? "select_clock sched_clock, " : "",
 		(unsigned long long)pv->seed,
 		pv->options && *pv->options ? ", options: " : "",
