@@ -61,12 +61,16 @@ void replay_window(int argc, char **argv, struct scenario *sc,
 
 /* Whether anything in the run reads jiffies (and so HZ and the uptime's
  * phase against the tick): historical-service-time's bio start stamp
- * when it is not ktime, its select_path on sched_clock, dm-delay. */
+ * when it is not ktime, its select_path on sched_clock, dm-delay, or a
+ * kernel file, which might. */
 static bool jiffies_read(const struct scenario *sc)
 {
 	bool hst = !strcmp(sc->selector, "historical-service-time");
 	unsigned i;
 
+	/* a kernel file may read any clock (selectors/ksource.h) */
+	if (sc->selector_source[0])
+		return true;
 	if (hst && (sc->select_sched_clock ||
 		    (sc->mode == MODE_BIO && sc->clock != START_KTIME)))
 		return true;
@@ -78,6 +82,12 @@ static bool jiffies_read(const struct scenario *sc)
 	}
 	return false;
 }
+
+/* The options of the simulated CPUs (workloads/cpus.c), which only a
+ * selector that asks for the submitting CPU reads. */
+static const char *const cpus[] = {
+	"ncpus", "numa_nodes", "cpus_allowed", "cpumask", NULL
+};
 
 void cli_warn_inert(int argc, char **argv, const struct scenario *sc)
 {
@@ -92,12 +102,21 @@ void cli_warn_inert(int argc, char **argv, const struct scenario *sc)
 				   "a request is stamped when the driver "
 				   "starts it (io_start_time_ns), whatever the "
 				   "bio clock", start_clock_name(sc->clock));
-		else if (strcmp(sc->selector, "historical-service-time"))
+		else if (strcmp(sc->selector, "historical-service-time") &&
+			 !sc->selector_source[0])
 			mpsim_warn("--clock=%s changes nothing: %s does not "
 				   "read the bio start stamp (only "
 				   "historical-service-time does)",
 				   start_clock_name(sc->clock), sc->selector);
 	}
+	/* only io-affinity (or a kernel file, which might) asks which CPU
+	 * submits (workloads/cpus.c) */
+	if (cli_has(argc, argv, cpus) && !sc->selector_source[0] &&
+	    strcmp(sc->selector, "io-affinity"))
+		mpsim_warn("the CPU options (ncpus, numa_nodes, cpus_allowed, "
+			   "cpumask) change nothing here: %s does not look at "
+			   "the submitting CPU (only io-affinity does)",
+			   sc->selector);
 	if (!jiffies_read(sc)) {
 		if (cli_has(argc, argv, hz))
 			mpsim_warn("--hz=%u changes nothing here: nothing reads "
@@ -139,6 +158,22 @@ int compare_refuse(int argc, char **argv, char *err)
 					   no[i].why);
 	}
 	return 0;
+}
+
+void compare_warn_cpus(int argc, char **argv, const struct compare_result *cr)
+{
+	unsigned c;
+
+	if (!cli_has(argc, argv, cpus))
+		return;
+	for (c = 0; c < cr->nr_cols; c++)
+		if (cr->cols[c] == &cr->source ||
+		    !strcmp(cr->cols[c]->selector, "io-affinity"))
+			return;
+	mpsim_warn("compare: the CPU options (ncpus, numa_nodes, "
+		   "cpus_allowed, cpumask) change nothing: no column looks at "
+		   "the submitting CPU (only io-affinity does, as a "
+		   "--selector-source column)");
 }
 
 /*

@@ -53,6 +53,8 @@ int compare_refuse(int argc, char **argv, char *err);
 /* compare's warnings: each column's (run_warn), and the HST columns of
  * request mode being one run. */
 void compare_warn(const struct scenario *sc, const struct compare_result *cr);
+/* compare: the CPU options given, and no column that reads the CPU. */
+void compare_warn_cpus(int argc, char **argv, const struct compare_result *cr);
 /* Warn about options of the command line that the run's scenario leaves
  * with nothing to do (--clock in request mode or for a selector that
  * ignores the bio stamp, --hz and --uptime when nothing reads jiffies).

@@ -16,6 +16,9 @@ export LC_ALL
 mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# --selector-source's plugins are built in the test's own cache
+XDG_CACHE_HOME=$tmp
+export XDG_CACHE_HOME
 # short runs; every walked value differs from these
 base="--runtime=100ms --ramp_time=10ms"
 pass=0
