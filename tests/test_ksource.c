@@ -18,6 +18,7 @@
 
 #include "../selectors/ksource.h"
 #include "../selectors/selector.h"
+#include "../sim/report.h"
 #include "../sim/run.h"
 #include "../sim/scenario.h"
 #include "../sim/stats.h"
@@ -161,5 +162,38 @@ Test(ksource, runs_as_the_scenarios_selector)
 	/* --selector afterwards replaces the file */
 	cr_assert_eq(scenario_set(&sc, "selector", "rr", err), 0, "%s", err);
 	cr_assert_str_eq(sc.selector_source, "");
+	scenario_free(&sc);
+}
+
+/* compare: the file is one more column, labelled with its name, with the
+ * scenario's clock; the built-in columns run their own selectors. */
+Test(ksource, compare_column)
+{
+	static const char text[] =
+		"[multipath]\nncpus = 2\n"
+		"[path a]\nservice = fixed:100us\npath_args = 1\n"
+		"[path b]\nservice = fixed:100us\npath_args = 2\n"
+		"[j]\nnumjobs = 2\nnumber_ios = 100\niodepth = 2\n";
+	struct compare_result cr;
+	struct scenario sc;
+
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "selector-source", TOY, err), 0,
+		     "%s", err);
+	cr_assert_eq(compare_run(&sc, 1, "rr,source", &cr, err), 0, "%s", err);
+	cr_assert_eq(cr.nr_cols, 2);
+	cr_assert_str_eq(cr.cols[1]->key, "source");
+	cr_assert_str_eq(cr.cols[1]->label, "dm-ps-toy.c");
+	cr_assert_str_eq(cr.cols[1]->selector, "toy");
+	/* round-robin alternates; the toy takes the first path only */
+	cr_assert_eq(cr.runs[0].path[0].ios, 100);
+	cr_assert_eq(cr.runs[1].path[0].ios, 200);
+	cr_assert_eq(cr.runs[1].path[1].ios, 0);
+	compare_free(&cr);
+	scenario_free(&sc);
+	/* without a file there is no source column */
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(compare_run(&sc, 1, "source", &cr, err), -EINVAL);
+	cr_assert(strstr(err, "'source' needs --selector-source"), "%s", err);
 	scenario_free(&sc);
 }
