@@ -8,6 +8,8 @@
 #   make kernel-check linux-source-6.1's dm-ps-*.c beside mpsim's selectors
 #   make bench    simulated I/Os per second of wall time, per selector
 #   make asan     the test suite under AddressSanitizer + UBSan
+#   make slurm-check  a sweep as a Slurm job array on a one-node cluster
+#                 started here (installs slurm and munge; run as root)
 #   make valgrind the test suite under valgrind's memcheck
 #   make results  regenerate results/ with ./mpsim (a few minutes)
 #   make plots    render plots/*.png and *.svg from results/ (needs gnuplot)
@@ -45,7 +47,7 @@ TEST_SRC := $(filter-out tests/kernel-check.c,$(sort $(wildcard tests/*.c)))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: all run test check-long bench asan valgrind noopt results plots \
-        kernel-check \
+        kernel-check slurm-check \
         clean deps results-dm-delay-sync
 all: mpsim
 
@@ -99,6 +101,7 @@ test: deps
 	sh tests/window.sh ./mpsim
 	sh tests/options.sh ./mpsim
 	sh tests/schema.sh ./mpsim
+	sh tests/slurm-script.sh ./mpsim
 	sh tests/plots.sh
 
 # linux-source-6.1's selectors beside mpsim's (tests/kernel-check.sh)
@@ -123,6 +126,15 @@ asan: deps
 	sh tests/window.sh build-asan/mpsim
 	sh tests/options.sh build-asan/mpsim
 	sh tests/schema.sh build-asan/mpsim
+	sh tests/slurm-script.sh build-asan/mpsim
+
+# A one-node Slurm cluster in a scratch directory runs `mpsim sweep
+# --slurm`'s script, with one task cancelled and resubmitted; the merged
+# file must be the local sweep's, byte for byte.
+slurm-check: deps
+	@sh .ci/slurm-deps
+	@$(MAKE) --no-print-directory mpsim
+	sh tests/slurm-check.sh ./mpsim
 
 valgrind: deps
 	@$(MAKE) --no-print-directory BUILD=build-noopt CFLAGS="-O0 -g" build-noopt/mpsim-tests

@@ -15,13 +15,14 @@
 
 /* Options of the sweep itself; the rest are run options. */
 static const char *const own_keys[] = {
-	"output", "jobs", "list-runs", "point", "seed", "reps", "format",
+	"output", "jobs", "list-runs", "slurm", "point", "seed", "reps",
+	"format",
 };
 
 /* Options that change where or how a sweep runs, not what it finds: they
  * stay out of the file's identity (the first line). */
 static const char *const placement_keys[] = {
-	"output", "jobs", "list-runs", "point",
+	"output", "jobs", "list-runs", "slurm", "point",
 };
 
 /* Run options that have a fixed column (aliases included). */
@@ -257,6 +258,14 @@ static int parse_option(struct sweep *sw, const char *name, const char *val,
 		sw->list_runs = true;
 		free(sw->runs_dir);
 		sw->runs_dir = val && *val ? xstrdup(val) : NULL;
+	} else if (!strcmp(name, "slurm")) {
+		sw->slurm = true;
+		sw->slurm_tasks = 0;
+		if (!val)
+			return 0;
+		if (option_count("--slurm", val, SWEEP_MAX_POINTS, &v, err))
+			return -EINVAL;
+		sw->slurm_tasks = (unsigned)v;
 	} else if (!strcmp(name, "point")) {
 		*point = val;
 		*have_point = true;

@@ -52,7 +52,9 @@
  *    the same sweep restricted to point K, so its file has the same head
  *    and the same block as a local sweep; `mpsim merge` (merge.c) checks
  *    the heads agree and writes the blocks in point order, which is the
- *    local sweep's file byte for byte.
+ *    local sweep's file byte for byte.  --slurm (sweep-slurm.c) writes a
+ *    batch script whose Slurm array tasks each run a share of the points
+ *    into one file, resumed like any sweep's, and merges them the same way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,9 +176,7 @@ static int run(const struct sweep *sw)
 
 /* ---- --list-runs ---- */
 
-/* DIR of --list-runs=DIR, else the output's name without its extension
- * and with ".points": results/depth.csv -> results/depth.points. */
-static char *runs_dir(const struct sweep *sw)
+char *sweep_runs_dir(const struct sweep *sw)
 {
 	const char *o = sw->output, *dot, *slash;
 	char *d;
@@ -198,7 +198,7 @@ static char *runs_dir(const struct sweep *sw)
 static int list_runs(const struct sweep *sw)
 {
 	const char *ext = sw->format == FMT_CSV ? "csv" : "json";
-	char *dir = runs_dir(sw), *out;
+	char *dir = sweep_runs_dir(sw), *out;
 	size_t n = strlen(dir) + 64;
 	unsigned width = 1;
 	uint64_t k, m;
@@ -235,6 +235,7 @@ static void sweep_usage(void)
 	fputs(
 "usage: mpsim sweep [--option=LIST ...] [--reps=R] [--seed=N] [--output=FILE]\n"
 "                   [-j N] [--format=csv|json] [--point=LIST] [--list-runs[=DIR]]\n"
+"                   [--slurm[=TASKS]]\n"
 "       mpsim merge --output=FILE FILE...\n"
 "\n"
 "Runs every combination of the listed values (the last option varies\n"
@@ -251,6 +252,10 @@ static void sweep_usage(void)
 "  --list-runs  print one command per point, writing DIR/point-K.csv\n"
 "            (DIR defaults to the output's name with .points); join the\n"
 "            files with `mpsim merge`\n"
+"  --slurm   print a batch script that runs the sweep as a Slurm job array\n"
+"            of TASKS tasks (default: one per point, at most 1000) and\n"
+"            merges their files into --output; `sh SCRIPT --partition=P\n"
+"            --time=T` submits it, and again after a failure, what is missing\n"
 "\n"
 "example: mpsim sweep --iodepth=1..128*2 --selector=st,hst --clock=jiffies,ktime \\\n"
 "             --reps=10 --output=results/depth.csv\n", stdout);
@@ -271,7 +276,10 @@ int cmd_sweep(int argc, char **argv)
 		sweep_free(&sw);
 		return EXIT_BAD_INPUT;
 	}
-	rc = sw.list_runs ? list_runs(&sw) : run(&sw);
+	if (sw.slurm)
+		rc = sweep_slurm(&sw);
+	else
+		rc = sw.list_runs ? list_runs(&sw) : run(&sw);
 	sweep_free(&sw);
 	return rc;
 }

@@ -85,6 +85,8 @@ struct sweep {
 	unsigned jobs;			/* -j; 0 until resolved */
 	bool list_runs;			/* --list-runs[=DIR] */
 	char *runs_dir;			/* its DIR (NULL: derived from output) */
+	bool slurm;			/* --slurm[=TASKS]: write a batch script */
+	unsigned slurm_tasks;		/* its TASKS (0: the default) */
 	uint8_t *selected;		/* per point: this command runs it */
 	uint64_t nr_selected;
 	char *cmdline;			/* the options that decide the results,
@@ -201,6 +203,18 @@ void sweep_out_close(struct sweep_out *so);
  * blk[k]/len[k] per point (len 0: missing). */
 int sweep_write_sorted(const char *path, const struct sweep *sw,
 		       const char *const *blk, const uint32_t *len, char *err);
+
+/* Where the per-point (--list-runs) or per-task (--slurm) files go: DIR
+ * of --list-runs=DIR, else the output's name with ".points" for its
+ * extension (results/depth.csv -> results/depth.points). */
+char *sweep_runs_dir(const struct sweep *sw);
+
+/* ---- a Slurm job array (sim/sweep-slurm.c) ---- */
+
+/* `mpsim sweep ... --slurm[=TASKS]`: print the batch script that runs the
+ * sweep as a Slurm job array and merges its tasks' files.  Returns an exit
+ * code (EXIT_BAD_INPUT, with a message, for options it cannot honour). */
+int sweep_slurm(const struct sweep *sw);
 
 /* ---- workers (sim/sweep-pool.c) ---- */
 
