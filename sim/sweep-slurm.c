@@ -10,15 +10,16 @@
  *   FILE task                    one array task (SLURM_ARRAY_TASK_ID)
  *   FILE merge                   mpsim merge of the tasks' files
  *
- * Task T runs the points T, T+TASKS, T+2*TASKS, ... (strided, so
- * the cheap and the dear points of a range spread over the tasks) as one
+ * Task T runs the points T, T+TASKS, T+2*TASKS, ... (strided, so the
+ * cheap and the dear points of a range spread over the tasks) as one
  * `mpsim sweep --point=LIST --output=DIR/task-T.EXT`: the same sweep, so
  * the same head, and its file resumes like any sweep's (sweep.c, notes 4
  * and 5).  A task that returns leaves DIR/task-T.done, which holds its
  * points; submit sends only the tasks without one (or with one from a
- * script that split the points otherwise), and a rerun task runs only the
- * points its file lacks.  The merge is `mpsim merge` (merge.c): the local sweep's file,
- * byte for byte, or a valid file and exit status 1 naming what is missing.
+ * script that split the points otherwise), and a rerun task runs only
+ * the points its file lacks.  The merge is `mpsim merge` (merge.c): the
+ * local sweep's file, byte for byte, or a valid file and exit status 1
+ * naming what is missing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,14 +73,6 @@ static char *job_name(const char *output)
 	return name;
 }
 
-/* "st", "nd", "rd", "th": every 2nd, every 11th, every 23rd. */
-static const char *ordinal_suffix(uint64_t n)
-{
-	if (n % 100 >= 11 && n % 100 <= 13)
-		return "th";
-	return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
-}
-
 static char *quoted(const char *word)
 {
 	char *q = NULL;
@@ -102,9 +95,9 @@ static void put_script(FILE *f, const struct sweep *sw, uint64_t tasks)
 "#!/bin/sh\n"
 "# A Slurm job array for an mpsim sweep, written by mpsim %s:\n"
 "#   mpsim sweep%s%s --output=%s\n"
-"# %llu point%s in %llu task%s: task T runs every %llu%s point from the\n"
-"# T-th (listed below) into %s/task-T.%s, and a merge job\n"
-"# joins those files into %s.\n"
+"# %llu point%s in %llu task%s: task T runs points T, T+%llu, T+%llu, ...\n"
+"# (listed below) into %s/task-T.%s, and a merge job joins\n"
+"# those files into %s.\n"
 "#\n"
 "# Submit from the directory the paths are relative to (where mpsim sweep\n"
 "# ran), with the sbatch options of your cluster, which go to every job:\n"
@@ -128,7 +121,8 @@ static void put_script(FILE *f, const struct sweep *sw, uint64_t tasks)
 		MPSIM_VERSION, sp, sw->cmdline, qout,
 		(unsigned long long)sw->nr_points, sw->nr_points == 1 ? "" : "s",
 		(unsigned long long)tasks, tasks == 1 ? "" : "s",
-		(unsigned long long)tasks, ordinal_suffix(tasks), dir, ext, sw->output, qdir, qout, (unsigned long long)tasks);
+		(unsigned long long)tasks, (unsigned long long)(2 * tasks), dir,
+		ext, sw->output, qdir, qout, (unsigned long long)tasks);
 	for (t = 0; t < tasks; t++) {
 		uint64_t *p = xcalloc(sw->nr_points / tasks + 1, sizeof(*p));
 		size_t n = 0;

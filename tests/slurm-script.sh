@@ -113,5 +113,15 @@ check "with every task done only the merge is sent" \
 check "under sbatch the script refuses to submit" \
 	'! SLURM_JOB_ID=9 sh s.sh 2>/dev/null'
 
+# JSON lines, one point per task (the default), nothing failing
+# shellcheck disable=SC2086
+"$mpsim" sweep $sweep --format=json -j 2 --output=local.json
+# shellcheck disable=SC2086
+"$mpsim" sweep $sweep --format=json --output=out/j.json --slurm >j.sh
+: >submitted
+sh j.sh >submit.5
+check "one task per point by default" 'grep -q "tasks 0-7 of 0-7" submit.5'
+check "JSON lines merge into the local sweep's file" 'cmp -s local.json out/j.json'
+
 echo "slurm-script: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
