@@ -37,6 +37,7 @@ steps_left() {
 # Stop the daemons by pid: cancel the jobs while the controller still runs
 # (slurmstepd ends a job's processes), then TERM, and KILL after 20 s.
 stop() {
+	st=$?
 	set +e
 	if [ -n "$pids" ] && kill -0 "$ctld" 2>/dev/null; then
 		jobs=$(squeue -h -o %i 2>/dev/null)
@@ -79,8 +80,14 @@ stop() {
 	if [ $ok = 1 ]; then
 		rm -rf "$scratch"
 	else
-		for f in munged.log slurmctld.log slurmd.log; do
-			[ -f "$scratch/$f" ] || continue
+		say "FAIL: exit status $st; what the daemons and jobs said:"
+		for f in munged.log slurmctld slurmd; do
+			# the daemons' log files, else their stderr
+			case $f in
+			*.log) ;;
+			*) [ -s "$scratch/$f.log" ] && f=$f.log || f=$f.out ;;
+			esac
+			[ -s "$scratch/$f" ] || continue
 			say "--- the last lines of $f"
 			tail -n 25 "$scratch/$f"
 		done
