@@ -16,6 +16,10 @@
 set -eu
 LC_ALL=C
 export LC_ALL
+if [ "$(id -u)" != 0 ]; then
+	echo "slurm-check: needs root (slurmd runs as root to start jobs as their owner)" >&2
+	exit 1
+fi
 mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/mpsim-slurm.XXXXXX")
 # munged wants its socket's directory searchable by all
