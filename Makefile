@@ -103,6 +103,8 @@ test: deps
 	sh tests/schema.sh ./mpsim
 	sh tests/slurm-script.sh ./mpsim
 	sh tests/plots.sh
+	sh tests/trace.sh ./mpsim
+	sh tests/blktrace.sh ./mpsim
 
 # linux-source-6.1's selectors beside mpsim's (tests/kernel-check.sh)
 kernel-check: deps
@@ -127,6 +129,7 @@ asan: deps
 	sh tests/options.sh build-asan/mpsim
 	sh tests/schema.sh build-asan/mpsim
 	sh tests/slurm-script.sh build-asan/mpsim
+	sh tests/trace.sh build-asan/mpsim
 
 # A one-node Slurm cluster in a scratch directory runs `mpsim sweep
 # --slurm`'s script, with one task cancelled and resubmitted; the merged

@@ -61,6 +61,11 @@ struct path_info {
 	uint64_t stale_after;		/* stale when idle after this */
 	uint64_t last_finish;		/* ns of the latest completion */
 	uint64_t outstanding;		/* start_io - end_io, may wrap */
+	/* Not in the kernel: what the latest end_io charged, kept only so
+	 * that status(PS_STATUS_TRACE) can show the sample and its weight
+	 * (two stores to a line end_io writes anyway). */
+	uint64_t last_service;		/* the service time charged, ns */
+	uint32_t last_weight;		/* the EMA weight it was given */
 };
 
 /*
@@ -396,7 +401,7 @@ static int hst_end_io(struct path_selector *ps, struct ps_path *path,
 {
 	struct selector *s = ps->context;
 	struct path_info *pi = path->ps_ctx;
-	uint64_t st, sample;
+	uint64_t st, sample, weight;
 
 	st = path_service_time(pi, start_time, now);
 	pi->outstanding--;
@@ -405,8 +410,11 @@ static int hst_end_io(struct path_selector *ps, struct ps_path *path,
 	sample = st * HST_FIXED_1;
 	if (sample > HST_FIXED_MAX)
 		sample = HST_FIXED_MAX;
+	weight = hst_weight(s, st);
 	pi->historical_service_time = fixed_ema(pi->historical_service_time,
-						sample, hst_weight(s, st));
+						sample, weight);
+	pi->last_service = st;
+	pi->last_weight = (uint32_t)weight;
 
 	/*
 	 * Fresh for valid_count estimated service times from now; the
@@ -423,7 +431,9 @@ static int hst_end_io(struct path_selector *ps, struct ps_path *path,
  * Status words as the kernel's DMEMIT prints them, each followed by a
  * space (§3.2): "2 <weights[0]> <threshold_multiplier> " for the selector,
  * "0 " per path in a table, "<hst> <outstanding> <stale_after> " per path
- * in info.  Returns the characters written, truncated like scnprintf.
+ * in info.  The trace words name every value hst_compare() reads and
+ * what the latest end_io charged.  Returns the characters written,
+ * truncated like scnprintf.
  */
 static int hst_status(struct path_selector *ps, struct ps_path *path,
 		      enum ps_status_type type, char *result, size_t maxlen)
@@ -432,9 +442,24 @@ static int hst_status(struct path_selector *ps, struct ps_path *path,
 	struct path_info *pi;
 	int n;
 
-	if (!path) {
+	if (!path && type == PS_STATUS_TRACE) {
+		n = snprintf(result, maxlen, "valid_count=%d "
+			     "threshold_multiplier=%u ", s->valid_count,
+			     s->threshold_multiplier);
+	} else if (!path) {
 		n = snprintf(result, maxlen, "2 %u %u ", s->weights[0],
 			     s->threshold_multiplier);
+	} else if (type == PS_STATUS_TRACE) {
+		pi = path->ps_ctx;
+		n = snprintf(result, maxlen, "hst=%llu outstanding=%llu "
+			     "stale_after=%llu last_finish=%llu "
+			     "last_service=%llu last_weight=%u ",
+			     (unsigned long long)pi->historical_service_time,
+			     (unsigned long long)pi->outstanding,
+			     (unsigned long long)pi->stale_after,
+			     (unsigned long long)pi->last_finish,
+			     (unsigned long long)pi->last_service,
+			     pi->last_weight);
 	} else if (type == PS_STATUS_INFO) {
 		pi = path->ps_ctx;
 		n = snprintf(result, maxlen, "%llu %llu %llu ",

@@ -130,7 +130,8 @@ static int ql_end_io(struct path_selector *ps, struct ps_path *path,
 }
 
 /* Selector: "0 " (no arguments).  Path: info "<qlen> ",
- * table "<repeat_count> ". */
+ * table "<repeat_count> ", trace "qlen=<qlen> " (what select_path
+ * compares). */
 static int ql_status(struct path_selector *ps, struct ps_path *path,
 		     enum ps_status_type type, char *result, size_t maxlen)
 {
@@ -138,10 +139,13 @@ static int ql_status(struct path_selector *ps, struct ps_path *path,
 	int n;
 
 	if (!path) {
-		n = snprintf(result, maxlen, "0 ");
+		n = type == PS_STATUS_TRACE ? snprintf(result, maxlen, "%s", "") :
+		    snprintf(result, maxlen, "0 ");
 	} else {
 		pi = path->ps_ctx;
-		if (type == PS_STATUS_INFO)
+		if (type == PS_STATUS_TRACE)
+			n = snprintf(result, maxlen, "qlen=%d ", pi->qlen);
+		else if (type == PS_STATUS_INFO)
 			n = snprintf(result, maxlen, "%d ", pi->qlen);
 		else
 			n = snprintf(result, maxlen, "%u ", pi->repeat_count);

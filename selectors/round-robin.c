@@ -95,7 +95,8 @@ static struct ps_path *rr_select_path(struct path_selector *ps,
 	return pi->path;
 }
 
-/* Selector: "0 " (no arguments).  Path: info none, table "<repeat_count> ". */
+/* Selector: "0 " (no arguments).  Path: info none, table "<repeat_count> ",
+ * trace none: round-robin compares nothing, it takes the list head. */
 static int rr_status(struct path_selector *ps, struct ps_path *path,
 		     enum ps_status_type type, char *result, size_t maxlen)
 {
@@ -103,7 +104,8 @@ static int rr_status(struct path_selector *ps, struct ps_path *path,
 	int n;
 
 	if (!path) {
-		n = snprintf(result, maxlen, "0 ");
+		n = type == PS_STATUS_TRACE ? snprintf(result, maxlen, "%s", "") :
+		    snprintf(result, maxlen, "0 ");
 	} else if (type == PS_STATUS_TABLE) {
 		pi = path->ps_ctx;
 		n = snprintf(result, maxlen, "%u ", pi->repeat_count);

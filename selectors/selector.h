@@ -61,6 +61,10 @@ struct path_selector {
 enum ps_status_type {
 	PS_STATUS_INFO,		/* STATUSTYPE_INFO: live counters */
 	PS_STATUS_TABLE,	/* STATUSTYPE_TABLE: the arguments in force */
+	PS_STATUS_TRACE,	/* mpsim's own: the state select_path and
+				   end_io work from, as "key=value " words
+				   (integers), for --trace; the kernel's
+				   STATUSTYPE_IMA plays a like part */
 };
 
 /*
@@ -111,7 +115,9 @@ struct ps_type {
 		      size_t nr_bytes, uint64_t start_time, sim_ns now);
 
 	/* Print status words for path, or the selector's own words when
-	 * path is NULL; returns the number of characters written. */
+	 * path is NULL; returns the number of characters written.  The one
+	 * way the simulator reads a selector's state (PS_STATUS_TRACE:
+	 * every value the selector compares, named). */
 	int (*status)(struct path_selector *ps, struct ps_path *path,
 		      enum ps_status_type type, char *result, size_t maxlen);
 };

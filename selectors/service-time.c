@@ -204,7 +204,8 @@ static int st_end_io(struct path_selector *ps, struct ps_path *path,
 }
 
 /* Selector: "0 " (no arguments).  Path: info "<in_flight_size>
- * <relative_throughput> ", table "<repeat_count> <relative_throughput> ". */
+ * <relative_throughput> ", table "<repeat_count> <relative_throughput> ",
+ * trace the two values st_compare_load() weighs, named. */
 static int st_status(struct path_selector *ps, struct ps_path *path,
 		     enum ps_status_type type, char *result, size_t maxlen)
 {
@@ -212,10 +213,16 @@ static int st_status(struct path_selector *ps, struct ps_path *path,
 	int n;
 
 	if (!path) {
-		n = snprintf(result, maxlen, "0 ");
+		n = type == PS_STATUS_TRACE ? snprintf(result, maxlen, "%s", "") :
+		    snprintf(result, maxlen, "0 ");
 	} else {
 		pi = path->ps_ctx;
-		if (type == PS_STATUS_INFO)
+		if (type == PS_STATUS_TRACE)
+			n = snprintf(result, maxlen, "in_flight_size=%d "
+				     "relative_throughput=%u ",
+				     pi->in_flight_size,
+				     pi->relative_throughput);
+		else if (type == PS_STATUS_INFO)
 			n = snprintf(result, maxlen, "%d %u ",
 				     pi->in_flight_size,
 				     pi->relative_throughput);

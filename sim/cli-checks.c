@@ -147,6 +147,9 @@ int compare_refuse(int argc, char **argv, char *err)
 		  "with --columns; one clock: mpsim run)" },
 		{ "kernel", "the columns set the clocks a kernel would pin (one "
 		  "kernel: mpsim run --kernel=X.Y)" },
+		{ "trace", "a trace follows one run (mpsim run --trace=FILE)" },
+		{ "blktrace", "a trace follows one run (mpsim run "
+		  "--blktrace=DIR)" },
 	};
 	unsigned i;
 

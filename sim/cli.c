@@ -9,6 +9,7 @@
 #include "../selectors/selector.h"
 #include "cli.h"
 #include "run.h"
+#include "trace.h"
 
 #define DEFAULT_SCENARIO	"hst-bio-mpath"
 
@@ -66,6 +67,9 @@ void cli_usage(FILE *f)
 "  --job=FILE.fio         the jobs of a fio job file replace the scenario's\n"
 "  --read_iolog=FILE      replay a fio I/O log (version 2 or 3), timed;\n"
 "                         --replay_no_stall: as fast as the depth allows\n"
+"  run only: --trace=FILE  the decision trace (--trace-format=json|text);\n"
+"  --blktrace=DIR         blktrace's files, for blkparse and btt; both bounded\n"
+"                         by --trace-from=, --trace-until=, --trace-count=N\n"
 "  sizes take k/m/g (1024-based), durations ns/us/ms/s/m/h.\n"
 "\n"
 "example: mpsim --selector=hst --clock=ktime --iodepth=32\n"
@@ -267,6 +271,8 @@ static int run_or_compare(int argc, char **argv, bool compare)
 
 	static const char *const compare_opts[] = { "columns", NULL };
 	const char *columns = NULL;
+	struct trace_conf tc;
+	bool traced;
 	int i, used;
 
 	/* --columns belongs to compare alone */
@@ -280,22 +286,31 @@ static int run_or_compare(int argc, char **argv, bool compare)
 		if (klen == 7 && !strncmp(key, "columns", 7))
 			columns = val ? val : "";
 	}
+	/* the trace options belong to run alone */
+	memset(&tc, 0, sizeof(tc));
+	if (!compare && trace_conf_parse(argc, argv, &tc, err))
+		return bad_input(err);
+	/* o is freed below whichever check fails */
+	memset(&o, 0, sizeof(o));
 	r = compare ? compare_refuse(argc, argv, err) : 0;
 	if (!r)
-		r = cli_parse_run(argc, argv, &o, compare ? compare_opts : NULL,
-				  err);
+		r = cli_parse_run(argc, argv, &o, compare ? compare_opts :
+				  trace_option_names, err);
 	if (r) {
 		cli_free_run(&o);
 		return bad_input(err);
 	}
+	traced = !compare && (tc.file || tc.blktrace);
 	if (compare)
 		r = compare_run(&o.sc, o.seed, columns, &cr, err);
 	else
-		r = run_scenario(&o.sc, o.seed, &res, err);
+		r = run_scenario_traced(&o.sc, o.seed, traced ? &tc : NULL,
+					&res, err);
 	if (r) {
 		fprintf(stderr, "mpsim: %s: %s\n", o.scenario_name, err);
 		cli_free_run(&o);
-		return EXIT_BAD_INPUT;
+		/* a trace that could not be written is a failed run */
+		return r == -EIO ? EXIT_FAILED : EXIT_BAD_INPUT;
 	}
 	if (compare) {
 		compare_warn(&o.sc, &cr);
@@ -353,6 +368,14 @@ int cmd_list(int argc, char **argv)
 			{ "seed", "2", "" },
 			{ "format", "json", "" },
 			{ "columns", "st", "" },	/* compare only */
+			/* run only; they write beside the figures, by design
+			 * never change them (tests/trace.sh) */
+			{ "trace", "-", "" },
+			{ "trace-format", "-", "" },
+			{ "trace-from", "-", "" },
+			{ "trace-until", "-", "" },
+			{ "trace-count", "-", "" },
+			{ "blktrace", "-", "" },
 		};
 
 		for (i = 0; i < ARRAY_SIZE(own); i++)

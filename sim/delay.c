@@ -422,6 +422,7 @@ void delay_map(struct dm_delay *dc, struct sim_io *io)
 	dc->nr++;
 	dc->ops[cls]++;
 	dc->delayed++;
+	trace_hook(s, trace_io_hold(s->tr, io, dc->path, e->expires));
 	if (dc->kthread)
 		kthread_wake(dc, e);
 	else

@@ -10,6 +10,8 @@
  *     ─► path_device_submit() ─► [latency] ─► queue ─► slot: service time
  *     ─► path_done() ─► mpath_end_io() ─► end_io ─► stats ─► job_complete()
  *     ─► (closed loop) job_submit() of the next I/O.
+ * Each step has a trace hook (sim/trace.h) that costs one NULL test when
+ * no trace is asked for.
  */
 #ifndef MPSIM_ENGINE_H
 #define MPSIM_ENGINE_H
@@ -24,6 +26,7 @@
 #include "scenario.h"
 #include "sim.h"
 #include "stats.h"
+#include "trace.h"
 
 struct sim;
 struct job;
@@ -180,6 +183,7 @@ struct sim {
 	struct run_result *res;
 	struct path_ev *pev;		/* scenario's fail/reinstate events */
 	struct delay_cpu *delay_cpu;	/* dm-delay's timer base; NULL: none */
+	struct tracer *tr;		/* --trace/--blktrace; NULL: none */
 };
 
 /* ---- sim/path.c ---- */
@@ -205,6 +209,10 @@ int mpath_setup(struct mpath *m, struct sim *s, char *err);
 void mpath_teardown(struct mpath *m);
 /* Map an I/O the workload submitted (or one sent down again). */
 void mpath_map(struct mpath *m, struct sim_io *io);
+/* The `now` select_path is handed at this instant. */
+sim_ns mpath_select_now(const struct mpath *m);
+/* The start time end_io is given for io, in the device's mode. */
+uint64_t mpath_end_io_start(const struct mpath *m, const struct sim_io *io);
 /* The path finished the I/O (error != 0: the path failed it). */
 void mpath_end_io(struct mpath *m, struct sim_io *io, int error);
 /* fail_path() and reinstate_path() (dm-mpath's, kernel.md §2); no-ops

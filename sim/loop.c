@@ -94,6 +94,8 @@ void sim_loop(struct sim *s)
 		case EV_DEV_DONE: {
 			struct sim_io *io = e.obj;
 
+			/* traced before path_done's slot takes the next */
+			trace_hook(s, trace_io_complete(s->tr, io, 0));
 			path_done(io->path, io);
 			break;
 		}

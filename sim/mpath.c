@@ -125,9 +125,30 @@ static void mpath_kill(struct mpath *m, struct sim_io *io)
 	if (stale && m->mode == MODE_BIO) {
 		mpath_fail_path(m, stale);
 		ps_end_io(m, stale, io, io->start_time);
+		trace_hook(m->sim, trace_io_end(m->sim->tr, io, -EIO));
 	}
 	io->path = NULL;
+	trace_hook(m->sim, trace_io_done(m->sim->tr, io, -EIO));
 	job_complete(io->job, io, -EIO);
+}
+
+/*
+ * The clock select_path reads: ktime_get_ns() since 5.18; before that HST
+ * read sched_clock() here while end_io stamped stale_after with ktime, so
+ * an offset between them shifts every staleness decision (§3.10, commit
+ * ce40426fdc3c).
+ */
+static inline sim_ns select_now(const struct mpath *m)
+{
+	const struct sim *s = m->sim;
+
+	return m->select_sched_clock ?
+		sched_clock_at(&m->sched, m->hz, s->now) : s->now;
+}
+
+sim_ns mpath_select_now(const struct mpath *m)
+{
+	return select_now(m);
 }
 
 void mpath_map(struct mpath *m, struct sim_io *io)
@@ -136,17 +157,9 @@ void mpath_map(struct mpath *m, struct sim_io *io)
 	struct ps_path *pp;
 	struct sim_path *p;
 
-	/*
-	 * The clock select_path reads: ktime_get_ns() since 5.18; before
-	 * that HST read sched_clock() here while end_io stamped stale_after
-	 * with ktime, so an offset between them shifts every staleness
-	 * decision (§3.10, commit ce40426fdc3c).
-	 */
-	sim_ns now = m->select_sched_clock ?
-		sched_clock_at(&m->sched, m->hz, s->now) : s->now;
-
 	m->ps.cpu = io->job->cpu;	/* the submitter's get_cpu() */
-	pp = m->ps.type->select_path(&m->ps, io->bytes, now);
+	pp = m->ps.type->select_path(&m->ps, io->bytes, select_now(m));
+	trace_hook(s, trace_io_map(s->tr, io, (struct sim_path *)pp));
 	if (!pp) {
 		/* No usable path is not an error: queue or fail (§2.2). */
 		if (s->measuring)
@@ -216,11 +229,13 @@ static void no_path_account(struct mpath *m)
 static void mpath_io_error(struct mpath *m, struct sim_io *io)
 {
 	struct sim *s = m->sim;
+	struct sim_path *p = io->path;
 
 	if (s->measuring)
-		io->path->stats->errors++;
+		p->stats->errors++;
 	if (!m->nr_valid && !m->queue_if_no_path) {
 		io->path = NULL;
+		trace_hook(s, trace_io_done(s->tr, io, -EIO));
 		job_complete(io->job, io, -EIO);
 		return;
 	}
@@ -228,6 +243,7 @@ static void mpath_io_error(struct mpath *m, struct sim_io *io)
 	 * mpath_kill) */
 	if (s->measuring)
 		s->res->requeued++;
+	trace_hook(s, trace_io_requeue(s->tr, io, p));
 	fifo_push(&m->queued, io);
 	mpath_kick(m);
 }
@@ -245,6 +261,7 @@ void mpath_fail_path(struct mpath *m, struct sim_path *p)
 		m->ps.type->fail_path(&m->ps, &p->ps);
 	if (!--m->nr_valid)
 		m->no_path_since = s->now;
+	trace_hook(s, trace_path_event(s->tr, p, TRACE_FAIL));
 }
 
 /*
@@ -254,6 +271,8 @@ void mpath_fail_path(struct mpath *m, struct sim_path *p)
  */
 void mpath_reinstate_path(struct mpath *m, struct sim_path *p)
 {
+	struct sim *s = m->sim;
+
 	if (!p->failed)
 		return;
 	if (m->ps.type->reinstate_path &&
@@ -264,6 +283,7 @@ void mpath_reinstate_path(struct mpath *m, struct sim_path *p)
 		no_path_account(m);
 		mpath_kick(m);
 	}
+	trace_hook(s, trace_path_event(s->tr, p, TRACE_REINSTATE));
 }
 
 /*
@@ -287,23 +307,38 @@ void mpath_stats_close(struct mpath *m)
 		no_path_account(m);
 }
 
+/*
+ * The start time end_io is given.  Request mode: the clone's
+ * io_start_time_ns is the driver's dispatch stamp, and stays 0 when the
+ * path's queue keeps no block statistics (QUEUE_FLAG_STATS, §2.3).
+ */
+static inline uint64_t end_io_start(const struct mpath *m,
+				    const struct sim_io *io)
+{
+	if (m->mode == MODE_REQUEST)
+		return io->path->conf->request_stats ? io->dispatch : 0;
+	return io->start_time;
+}
+
+uint64_t mpath_end_io_start(const struct mpath *m, const struct sim_io *io)
+{
+	return end_io_start(m, io);
+}
+
 void mpath_end_io(struct mpath *m, struct sim_io *io, int error)
 {
 	struct sim *s = m->sim;
 	struct sim_path *p = io->path;
-	uint64_t start = io->start_time;
+	uint64_t start = end_io_start(m, io);
 
-	/*
-	 * Request mode: the clone's io_start_time_ns is the driver's dispatch
-	 * stamp, and stays 0 when the path's queue keeps no block statistics
-	 * (QUEUE_FLAG_STATS, §2.3).
-	 */
-	if (m->mode == MODE_REQUEST)
-		start = p->conf->request_stats ? io->dispatch : 0;
 	/* A path error fails the path before end_io (§2.3, §9.14). */
-	if (__builtin_expect(error != 0, 0))
+	if (__builtin_expect(error != 0, 0)) {
+		trace_hook(s, trace_io_complete(s->tr, io, error));
 		mpath_fail_path(m, p);
+	}
 	ps_end_io(m, p, io, start);
+	/* the end_io sample, and for a success dm's completion (below) */
+	trace_hook(s, trace_io_end(s->tr, io, error));
 	p->inflight--;
 	s->outstanding--;
 	s->res->ios_simulated++;

@@ -173,6 +173,13 @@ static void sim_free(struct sim *s)
 int run_scenario(const struct scenario *sc, uint64_t seed,
 		 struct run_result *res, char *err)
 {
+	return run_scenario_traced(sc, seed, NULL, res, err);
+}
+
+int run_scenario_traced(const struct scenario *sc, uint64_t seed,
+			const struct trace_conf *tc, struct run_result *res,
+			char *err)
+{
 	struct sim s;
 	uint64_t nr_io = 0;
 	sim_ns runtime = 0, ramp = 0;
@@ -226,6 +233,8 @@ int run_scenario(const struct scenario *sc, uint64_t seed,
 		sim_io_put(&s, &s.io_mem[i]);
 
 	r = mpath_setup(&s.mp, &s, err);
+	if (!r && tc)
+		r = tracer_open(&s, tc, (unsigned)nr_io, err);
 	if (r) {
 		sim_free(&s);
 		run_result_free(res);
@@ -267,6 +276,9 @@ int run_scenario(const struct scenario *sc, uint64_t seed,
 					     res->path[i].ps_info,
 					     sizeof(res->path[i].ps_info));
 	job_units_close(&s, res);
+	r = tracer_close(&s, true, err);
 	sim_free(&s);
-	return 0;
+	if (r)
+		run_result_free(res);
+	return r;
 }

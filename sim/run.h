@@ -17,6 +17,12 @@
  */
 int run_scenario(const struct scenario *sc, uint64_t seed,
 		 struct run_result *res, char *err);
+/* The same, writing the traces tc asks for (NULL: none) as it runs; also
+ * returns -EIO with err set when a trace file cannot be written. */
+struct trace_conf;
+int run_scenario_traced(const struct scenario *sc, uint64_t seed,
+			const struct trace_conf *tc, struct run_result *res,
+			char *err);
 
 /*
  * Warn on stderr (mpsim_warn) about what the result leaves out: an empty

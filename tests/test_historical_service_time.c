@@ -898,6 +898,36 @@ Test(hst, status_strings)
 	fx_exit(&fx);
 }
 
+/* The trace words name what hst_compare() reads and what end_io charged:
+ * §3.7's rows, st 1 ms (bucket 0, weight 972) then 20 ms after a
+ * completion at 1 ms that the serial clamp moves the start to (bucket 1,
+ * weight 923: (52000972 * 923 + 20000000 * 1024 * 101 + 512) >> 10 =
+ * 2066871970), with two valid paths so stale_after = now + 2 * hst >> 10. */
+Test(hst, trace_status)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "972 3", 2);
+	expect_status(&fx, NULL, PS_STATUS_TRACE,
+		      "valid_count=2 threshold_multiplier=3 ");
+	expect_status(&fx, &fx.path[0], PS_STATUS_TRACE,
+		      "hst=1024 outstanding=0 stale_after=0 last_finish=0 "
+		      "last_service=0 last_weight=0 ");
+	fx_start(&fx, 0, 2);
+	fx_end(&fx, 0, 0, 1000000);
+	expect_status(&fx, &fx.path[0], PS_STATUS_TRACE,
+		      "hst=52000972 outstanding=1 stale_after=1101564 "
+		      "last_finish=1000000 last_service=1000000 last_weight=972 ");
+	/* started at 0, but charged from the last finish (§3.6 step 2) */
+	fx_end(&fx, 0, 0, 21000000);
+	cr_assert_eq(hst_w972[1], 923);
+	expect_status(&fx, &fx.path[0], PS_STATUS_TRACE,
+		      "hst=2066871970 outstanding=0 stale_after=25036858 "
+		      "last_finish=21000000 last_service=20000000 "
+		      "last_weight=923 ");
+	fx_exit(&fx);
+}
+
 Test(hst, type_fields)
 {
 	const struct ps_type *t = &ps_historical_service_time;

@@ -161,6 +161,8 @@ Test(queue_length, move_to_tail_sequence)
 		cr_assert_eq(ql_dispatch(), want[i], "dispatch %u", i);
 	cr_assert_str_eq(ql_status_of(&path[0], PS_STATUS_INFO), "3 ");
 	cr_assert_str_eq(ql_status_of(&path[1], PS_STATUS_INFO), "2 ");
+	/* the trace names the count select_path compared */
+	cr_assert_str_eq(ql_status_of(&path[0], PS_STATUS_TRACE), "qlen=3 ");
 }
 
 /* A completion makes a path idle; it wins even though it was just used. */

@@ -211,6 +211,11 @@ Test(service_time, in_flight_size_is_32_bit)
 			 "-2147483648 1 ");
 	ps.type->end_io(&ps, &path[0], (size_t)1 << 31, 0, 0);
 	cr_assert_str_eq(st_status_of(&path[0], PS_STATUS_INFO), "0 1 ");
+	/* the trace words name the two values st_compare_load() weighs */
+	ps.type->start_io(&ps, &path[0], 4096, 0);
+	cr_assert_str_eq(st_status_of(&path[0], PS_STATUS_TRACE),
+			 "in_flight_size=4096 relative_throughput=1 ");
+	ps.type->end_io(&ps, &path[0], 4096, 0, 0);
 #if SIZE_MAX > UINT32_MAX
 	/* nr_bytes is truncated to 32 bits as it is added. */
 	ps.type->start_io(&ps, &path[0], ((size_t)1 << 32) + 5, 0);
