@@ -21,8 +21,9 @@
  *                     completion to the workload             (mpath.c)
  *   trace_io_requeue  an errored I/O goes back to be mapped  (mpath.c)
  *   trace_io_done     dm fails it to the workload            (mpath.c)
- * Five hooks on the way of an I/O that meets no dm-delay and no error.
- * and trace_path_event for fail_path and reinstate_path (mpath.c).
+ * and trace_path_event for fail_path and reinstate_path (mpath.c).  An
+ * I/O that meets no dm-delay and no error passes four of them (map,
+ * dispatch, complete, end), and a fifth (arrive) if it waits for a slot.
  */
 #ifndef MPSIM_TRACE_H
 #define MPSIM_TRACE_H
