@@ -53,6 +53,16 @@ doc sweep-swept sweep sweep --format=json --rwmixread=30,70 --rw=randrw $short
 sed "s|^mpsim |\"$mpsim\" |" "$tmp/runs" | sh
 "$mpsim" merge --output="$tmp/merged.json" "$tmp"/m.points/point-*.json
 add merge sweep "$tmp/merged.json"
+# a decision trace's lines, each record kind: dm-delay holds, failures,
+# requeues, reinstates, and I/Os failed with no path left
+"$mpsim" run --selector=hst --clock=jiffies --ramp_time=0 --runtime=0 \
+	--number_ios=300 --delay=1 --fail='sdd at 5ms' --reinstate='sdd at 10ms' \
+	--trace="$tmp/trace.json" >/dev/null 2>&1
+add trace-hst trace_record "$tmp/trace.json"
+"$mpsim" run --selector=st --ramp_time=0 --runtime=0 --number_ios=200 \
+	--queue_if_no_path=0 --scenario=tests/golden/failover.ini \
+	--trace="$tmp/trace.json" >/dev/null 2>&1
+add trace-failover trace_record "$tmp/trace.json"
 
 "$mpsim" run --format=csv $short "$fail" >"$tmp/idle.csv"
 "$mpsim" run $short "$fail" >"$tmp/idle.table"
@@ -92,11 +102,19 @@ for i, line in enumerate(open(tmp + "/list"), 1):
         for k, row in enumerate(lines[1:], 2):
             check("%s:%d" % (name, k), row, "sweep_row")
         docs[name] = lines
+    elif defn == "trace_record":
+        lines = [json.loads(l) for l in text.splitlines()]
+        for k, row in enumerate(lines, 1):
+            check("%s:%d" % (name, k), row, defn)
+        expect(name, set(r["ev"] for r in lines) >= {"run", "submit", "map",
+               "dispatch", "complete", "end_io", "done"},
+               "records missing: %s" % sorted(set(r["ev"] for r in lines)))
+        docs[name] = lines
     else:
         docs[name] = json.loads(text)
         check(name, docs[name], defn)
     # and the whole schema picks exactly this definition
-    first = docs[name][0] if defn == "sweep" else docs[name]
+    first = docs[name][0] if defn in ("sweep", "trace_record") else docs[name]
     expect(name, Draft202012Validator(schema).is_valid(first), "not valid against the whole schema")
 
 # The CSV of a run carries exactly the JSON's fields: a column is a key,
