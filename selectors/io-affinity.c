@@ -162,7 +162,8 @@ static struct ps_path *ioa_select_path(struct path_selector *ps,
 /*
  * Status words, each followed by a space: "0 " for the selector; per path
  * the selector-wide map_misses in info ("%d" of the atomic_t) and the
- * path's mask as "%*pb" prints it in a table.
+ * path's mask as "%*pb" prints it in a table.  The trace words (mpsim's
+ * own) name the submitting CPU, the misses, and the path serving it.
  */
 static int ioa_status(struct path_selector *ps, struct ps_path *path,
 		      enum ps_status_type type, char *result, size_t maxlen)
@@ -171,7 +172,18 @@ static int ioa_status(struct path_selector *ps, struct ps_path *path,
 	struct ioa_path *pi;
 	int n;
 
-	if (!path) {
+	if (type == PS_STATUS_TRACE) {
+		/* what select_path reads: the submitter's CPU and whether a
+		 * path claimed it; per path, whether it is that one */
+		pi = path ? path->ps_ctx : NULL;
+		if (pi)
+			n = snprintf(result, maxlen, "serves_cpu=%d ",
+				     ps->cpu < PS_MAX_CPUS &&
+				     s->path_map[ps->cpu] == pi);
+		else
+			n = snprintf(result, maxlen, "cpu=%u map_misses=%d ",
+				     ps->cpu, (int)s->map_misses);
+	} else if (!path) {
 		n = snprintf(result, maxlen, "0 ");
 	} else if (type == PS_STATUS_INFO) {
 		n = snprintf(result, maxlen, "%d ", (int)s->map_misses);

@@ -167,7 +167,9 @@ static int kps_status(struct path_selector *ps, struct ps_path *path,
 	if (!maxlen)
 		return 0;
 	result[0] = '\0';
-	if (!kps_of(ps)->kt->status)
+	/* a kernel file's status knows INFO and TABLE only: its words are
+	 * not named, so a trace shows none of them */
+	if (type == PS_STATUS_TRACE || !kps_of(ps)->kt->status)
 		return 0;
 	n = kps_of(ps)->kt->status(kps_enter(ps, NULL), kps_dm(path), kt,
 				   result, maxlen > UINT_MAX ? UINT_MAX :

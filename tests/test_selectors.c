@@ -332,6 +332,48 @@ ParameterizedTest(unsigned *tp, selectors, contract)
 	}
 }
 
+/* A trace status is "key=value " words with integer values, which
+ * --trace writes as JSON numbers (sim/trace-log.c): nothing else. */
+static void trace_words_ok(const struct ps_type *t, struct ps_path *p)
+{
+	char buf[512], *w, *save = NULL;
+
+	t->status(&ps, p, PS_STATUS_TRACE, buf, sizeof(buf));
+	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(w, '='), *v;
+
+		cr_assert(eq && eq > w, "%s: trace word '%s' is not key=value",
+			  t->name, w);
+		v = eq + 1;
+		if (*v == '-')
+			v++;
+		cr_assert(*v && strspn(v, "0123456789") == strlen(v),
+			  "%s: trace word '%s' is not an integer", t->name, w);
+	}
+}
+
+ParameterizedTestParameters(selectors, trace_status_words)
+{
+	return sel_params();
+}
+
+ParameterizedTest(unsigned *tp, selectors, trace_status_words)
+{
+	const struct ps_type *t = ps_types[*tp];
+	struct ps_path *p;
+	unsigned i;
+
+	sel_open(t, SEL_NPATHS);
+	p = t->select_path(&ps, 4096, 1000);
+	if (p && t->start_io)
+		t->start_io(&ps, p, 4096, 1000);
+	if (p && t->end_io)
+		t->end_io(&ps, p, 4096, 1000, 5000);
+	trace_words_ok(t, NULL);
+	for (i = 0; i < SEL_NPATHS; i++)
+		trace_words_ok(t, &path[i]);
+}
+
 ParameterizedTestParameters(selectors, null_without_paths)
 {
 	return sel_params();
