@@ -1158,10 +1158,13 @@ static int on_option(struct parser *ps, const char *key, const char *value,
  */
 static int check_events(const struct scenario *sc, char *err)
 {
-	const struct path_event *e;
-	unsigned i;
+	unsigned i, k;
 
-	for (e = sc->events; e < sc->events + sc->nr_events; e++) {
+	/* indices, not `events + nr_events`: events is NULL when there are
+	 * none, and NULL + 0 is undefined behaviour in C */
+	for (k = 0; k < sc->nr_events; k++) {
+		const struct path_event *e = &sc->events[k];
+
 		for (i = 0; i < sc->nr_paths; i++)
 			if (!strcmp(sc->paths[i].name, e->path))
 				break;
