@@ -102,6 +102,7 @@ test: deps
 	sh tests/options.sh ./mpsim
 	sh tests/schema.sh ./mpsim
 	sh tests/slurm-script.sh ./mpsim
+	sh tests/limits.sh ./mpsim
 	sh tests/plots.sh
 	sh tests/trace.sh ./mpsim
 	sh tests/blktrace.sh ./mpsim
@@ -133,6 +134,7 @@ asan: deps
 	sh tests/schema.sh build-asan/mpsim
 	sh tests/slurm-script.sh build-asan/mpsim
 	sh tests/trace.sh build-asan/mpsim
+	sh tests/limits.sh build-asan/mpsim
 
 # A one-node Slurm cluster in a scratch directory runs `mpsim sweep
 # --slurm`'s script, with one task cancelled and resubmitted; the merged

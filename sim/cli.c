@@ -309,8 +309,9 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	if (r) {
 		fprintf(stderr, "mpsim: %s: %s\n", o.scenario_name, err);
 		cli_free_run(&o);
-		/* a trace that could not be written is a failed run */
-		return r == -EIO ? EXIT_FAILED : EXIT_BAD_INPUT;
+		/* a trace that could not be written (-EIO) or a run that
+		 * cannot finish (-ERANGE) is a failed run */
+		return r == -EINVAL ? EXIT_BAD_INPUT : EXIT_FAILED;
 	}
 	if (compare) {
 		compare_warn(&o.sc, &cr);

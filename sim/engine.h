@@ -170,6 +170,9 @@ struct sim {
 	bool stop;			/* the run is over */
 	unsigned jobs_running;		/* clones not yet done: the window
 					   closes when the last one is */
+	char cut[ERR_MAX];		/* why the run cannot finish (its clock
+					   or a draw passed a limit of sim.h);
+					   "" while it can */
 	struct evq q;
 	const struct scenario *sc;
 	struct mpath mp;
@@ -271,6 +274,10 @@ void sim_stats_open(struct sim *s);
 void sim_job_done(struct sim *s);
 struct sim_io *sim_io_get(struct sim *s);
 void sim_io_put(struct sim *s, struct sim_io *io);
+/* The run cannot finish (a limit of sim.h is passed): it stops, and
+ * run_scenario() fails with this message. */
+void sim_cut(struct sim *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static inline void sim_schedule(struct sim *s, sim_ns t, enum ev_kind k,
 				void *obj)

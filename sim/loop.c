@@ -7,6 +7,8 @@
  * after every event already queued for it (event.h), never before.
  */
 #include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "delay.h"
@@ -59,6 +61,18 @@ static int sim_check(const struct sim *s, sim_ns before)
 }
 #endif
 
+void sim_cut(struct sim *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	s->stop = true;
+	if (s->cut[0])
+		return;			/* the first reason stands */
+	va_start(ap, fmt);
+	vsnprintf(s->cut, sizeof(s->cut), fmt, ap);
+	va_end(ap);
+}
+
 void sim_stats_open(struct sim *s)
 {
 	unsigned i;
@@ -88,6 +102,16 @@ void sim_loop(struct sim *s)
 #ifdef MPSIM_DEBUG
 		sim_ns before = s->now;
 #endif
+		/* the clock never passes its limit, so that no sum can wrap
+		 * (sim.h); a run still going there cannot finish */
+		if (__builtin_expect(e.time > SIM_CLOCK_MAX, 0)) {
+			sim_cut(s, "its clock would pass %llu ns (about %llu "
+				"years of uptime), the limit of simulated time",
+				(unsigned long long)SIM_CLOCK_MAX,
+				(unsigned long long)(SIM_CLOCK_MAX /
+						     NSEC_PER_SEC / 31557600));
+			break;
+		}
 		s->now = e.time;
 		n++;
 		switch (e.kind) {

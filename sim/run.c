@@ -1,4 +1,5 @@
 /* run.c: build the world of one run from a scenario, run it, measure it. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,6 +254,12 @@ int run_scenario_traced(const struct scenario *sc, uint64_t seed,
 	for (i = 0; i < s.nr_jobs; i++)
 		job_start(&s.jobs[i]);
 	sim_loop(&s);
+	if (s.cut[0]) {
+		snprintf(err, ERR_MAX, "the run cannot finish: %.200s", s.cut);
+		sim_free(&s);
+		run_result_free(res);
+		return -ERANGE;
+	}
 	res->late_events = fault_pending(&s);
 	mpath_stats_close(&s.mp);
 	for (i = 0; i < s.nr_jobs; i++)

@@ -13,7 +13,9 @@
 /*
  * Run sc with seed; fills res (run_result_free() it).  Returns 0, or
  * -EINVAL with err set when the scenario cannot be built (unknown
- * selector, selector arguments the kernel would reject).
+ * selector, selector arguments the kernel would reject), or -ERANGE with
+ * err set when the run cannot finish (its clock or a drawn service time
+ * would pass a limit of sim.h); res is then empty.
  */
 int run_scenario(const struct scenario *sc, uint64_t seed,
 		 struct run_result *res, char *err);

@@ -68,6 +68,19 @@ typedef uint64_t sim_ns;		/* simulated ns since boot (ktime) */
 
 #define MPSIM_VERSION	"0.1.0"
 
+/*
+ * The limits of simulated time (README "Limits and bad input").  Every
+ * time value of the input (durations of options and scenario files, path
+ * latency, thinktime, startdelay, `fail = ... at`, the gaps of a replayed
+ * log as scaled) is at most SIM_TIME_MAX, larger ones are bad input; so is
+ * every drawn service time, or the run fails.  The loop stops a run that
+ * would move its clock past SIM_CLOCK_MAX (sim/loop.c): it cannot finish.
+ * The engine schedules at `now` plus at most a few bounded terms, so no
+ * sum it forms can wrap: SIM_CLOCK_MAX + 100 * SIM_TIME_MAX < 2^64.
+ */
+#define SIM_TIME_MAX	(100000000ULL * NSEC_PER_SEC)	/* 1e8 s, ~3.2 years */
+#define SIM_CLOCK_MAX	(1ULL << 62)		/* ~146 years of uptime */
+
 /* Room for one bad-input message, including its file:line prefix. */
 #define ERR_MAX		256
 

@@ -19,7 +19,9 @@
 
 struct lat_hist {
 	uint64_t count;			/* samples */
-	uint64_t sum;			/* sum of samples, ns */
+	unsigned __int128 sum;		/* sum of samples, ns: 128 bits, as a
+					   million I/Os in flight for hours
+					   pass 2^64 ns */
 	uint64_t min, max;		/* extremes, ns */
 	uint64_t bucket[LAT_BUCKETS];	/* log-linear counts */
 };

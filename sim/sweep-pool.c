@@ -276,7 +276,11 @@ int sweep_pool(const struct sweep *sw, const uint64_t *todo, uint64_t n,
 			if (h.status) {
 				fprintf(stderr, "mpsim: sweep point %llu: %s\n",
 					(unsigned long long)h.point, msg);
-				rc = EXIT_BAD_INPUT;
+				/* a point whose run cannot finish (-ERANGE)
+				 * failed; any other is bad input */
+				if (rc != EXIT_FAILED)
+					rc = h.status == -ERANGE ? EXIT_FAILED
+								 : EXIT_BAD_INPUT;
 			} else if (done(ctx, h.point, msg, h.len)) {
 				rc = EXIT_FAILED;
 			}

@@ -243,7 +243,12 @@ int parse_duration(const char *s, sim_ns default_unit, sim_ns *out, char *err)
 	if (!unit)
 		return bad(err, "unknown time unit in '" SHOW "' (use ns, us, "
 			   "ms, s, m, h)", s);
-	return scaled(s, &n, unit, "ns", out, err);
+	r = scaled(s, &n, unit, "ns", out, err);
+	if (!r && *out > SIM_TIME_MAX)
+		return bad(err, "'" SHOW "' is longer than %llus, the limit "
+			   "of a time value", s,
+			   (unsigned long long)(SIM_TIME_MAX / NSEC_PER_SEC));
+	return r;
 }
 
 int parse_bool(const char *s, bool *out, char *err)

@@ -110,6 +110,23 @@ Test(stats, quantiles_of_a_known_sample)
 	cr_assert(lat_quantile(&h, 0.0001) <= 1000.0 * (1 + 1.0 / 128));
 }
 
+/* The sum of latencies passes 2^64 ns long before any one of them does
+ * (a million I/Os in flight for five hours); the mean must not wrap. */
+Test(stats, mean_of_samples_whose_sum_passes_2_64)
+{
+	static struct lat_hist h, m;
+
+	lat_reset(&h);
+	lat_reset(&m);
+	lat_add(&h, 1ULL << 63);
+	lat_add(&h, 1ULL << 63);
+	lat_add(&h, (1ULL << 63) + 3);
+	cr_assert_float_eq(lat_mean(&h), 9223372036854775809.0, 1.0);
+	lat_merge(&m, &h);
+	lat_merge(&m, &h);
+	cr_assert_float_eq(lat_mean(&m), 9223372036854775809.0, 1.0);
+}
+
 static char *run_to_text(const struct scenario *sc, uint64_t seed)
 {
 	struct provenance pv = { "test", seed, "" };

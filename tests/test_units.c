@@ -196,7 +196,9 @@ Test(units, durations)
 	cr_assert_eq(time_ok("1d", 0), 86400000000000ULL);
 	cr_assert_eq(time_ok("1.5ms", 0), 1500000);
 	cr_assert_eq(time_ok("0.000000001s", 0), 1);
-	cr_assert_eq(time_ok("213503d", 0), 213503ULL * 86400000000000ULL);
+	/* the limit of a time value (sim.h): 1e8 s */
+	cr_assert_eq(time_ok("100000000s", 0), SIM_TIME_MAX);
+	cr_assert_eq(time_ok("1157d", 0), 1157ULL * 86400000000000ULL);
 }
 
 Test(units, bare_durations_take_the_default_unit)
@@ -217,6 +219,10 @@ Test(units, bad_durations)
 	time_bad("10x", NSEC_PER_SEC, "unknown time unit");
 	time_bad("10 s", NSEC_PER_SEC, "unknown time unit");
 	time_bad("1.5ns", NSEC_PER_SEC, "whole number of ns");
+	/* past 1e8 s a sum of times could wrap the clock (sim.h) */
+	time_bad("100000000.000000001s", NSEC_PER_SEC, "the limit of a time value");
+	time_bad("1158d", NSEC_PER_SEC, "the limit of a time value");
+	time_bad("213503d", NSEC_PER_SEC, "the limit of a time value");
 	time_bad("213504d", NSEC_PER_SEC, "too large");
 	time_bad("18446744073709551615s", NSEC_PER_SEC, "too large");
 	time_bad("18446744073709551616", NSEC_PER_SEC, "too large");

@@ -155,6 +155,7 @@ struct iolog {
 	uint64_t bytes[DDIR_NR];	/* their bytes */
 	uint64_t waits;			/* v2 wait entries */
 	unsigned files;			/* files added */
+	sim_ns max_delay;		/* the longest entry delay */
 };
 
 /*

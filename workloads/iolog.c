@@ -129,6 +129,8 @@ static void add_entry(struct parse *ps, unsigned ddir, uint32_t len,
 	e->ddir = (uint8_t)ddir;
 	e->len = len;
 	e->delay = delay;
+	if (delay > log->max_delay)
+		log->max_delay = delay;
 	if (ddir == IOLOG_WAIT) {
 		log->waits++;
 	} else {
@@ -180,6 +182,13 @@ static int parse_line(struct parse *ps, char *line, char *err)
 			delay = (ts - ps->last_ts) * NSEC_PER_USEC;
 		ps->last_ts = ts;
 	}
+	/* every delay a simulated time (sim.h): a file action's delay is
+	 * carried on to the next I/O, so the sum is what must fit */
+	if (delay > SIM_TIME_MAX - ps->carry)
+		return input_error(err, "a gap of more than %llus before this "
+				   "entry (the limit of a time value)",
+				   (unsigned long long)(SIM_TIME_MAX /
+							NSEC_PER_SEC));
 	if (n == 2 + v3) {
 		r = file_action(ps, w[v3], w[v3 + 1], err);
 		if (!r)
@@ -201,9 +210,11 @@ static int parse_line(struct parse *ps, char *line, char *err)
 	if (r)
 		return r;
 	if (ddir == IOLOG_WAIT) {
-		if (off > UINT64_MAX / NSEC_PER_MSEC)
-			return input_error(err, "wait '" SHOW "' is too long",
-					   w[2]);
+		if (off > SIM_TIME_MAX / NSEC_PER_MSEC)
+			return input_error(err, "wait '" SHOW "' is longer than "
+					   "%llu ms (the limit of a time value)",
+					   w[2], (unsigned long long)
+					   (SIM_TIME_MAX / NSEC_PER_MSEC));
 		add_entry(ps, IOLOG_WAIT, 0, off * NSEC_PER_MSEC);
 		return 0;
 	}
