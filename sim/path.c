@@ -70,6 +70,15 @@ static sim_ns path_service(struct sim_path *p, uint32_t bytes)
 		abort();
 	}
 	x += p->ns_per_byte * bytes;
+	/* checked before it becomes simulated time (sim.h); !(x <) also
+	 * catches a NaN */
+	if (__builtin_expect(!(x < (double)SIM_TIME_MAX), 0)) {
+		sim_cut(p->sim, "path %s: a service time of %.3g s (with its "
+			"per-byte cost) is beyond %llus, the limit of a time "
+			"value", p->conf->name, x / 1e9,
+			(unsigned long long)(SIM_TIME_MAX / NSEC_PER_SEC));
+		return SIM_TIME_MAX;
+	}
 	return (sim_ns)(x + 0.5);
 }
 

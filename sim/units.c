@@ -300,6 +300,16 @@ static int dist_time(const char *s, const char *what, double *out, char *err)
 	return 0;
 }
 
+/*
+ * The CV of lognormal and gamma.  Beyond [CV_MIN, CV_MAX] the parameters
+ * stop being finite numbers: gamma's shape 1/CV^2 is infinite at CV
+ * 1e-200, 0 at 1e300, lognormal's sigma^2 = ln(1 + CV^2) infinite at
+ * 1e200; and long before that nearly every draw is 0 or past the limit
+ * of a time value.
+ */
+#define CV_MIN	1e-6
+#define CV_MAX	100.0
+
 static int dist_cv(const char *s, double *out, char *err)
 {
 	char *end;
@@ -310,6 +320,9 @@ static int dist_cv(const char *s, double *out, char *err)
 		return bad(err, "CV '" SHOW "' is not a number", s);
 	if (v <= 0)
 		return bad(err, "CV '" SHOW "' must be greater than 0", s);
+	if (v < CV_MIN || v > CV_MAX)
+		return bad(err, "CV '" SHOW "' is outside %g to %g, where "
+			   "draws stay finite", s, CV_MIN, CV_MAX);
 	*out = v;
 	return 0;
 }

@@ -36,11 +36,13 @@ for args in "$dir"/*.args; do
 	fi
 done
 
-# Bad input: one line per case, the arguments as the shell would split them.
+# Bad input: one line per case, the arguments as the shell would split them;
+# a case still running after a minute has hung (timeout's status 124).
 while IFS= read -r line; do
 	case $line in ''|'#'*) continue ;; esac
 	st=0
-	(cd "$dir" && eval "\"$mpsim\" $line") >"$tmp/bad.out" 2>"$tmp/bad.err" || st=$?
+	(cd "$dir" && eval "timeout 60 \"$mpsim\" $line") \
+	    >"$tmp/bad.out" 2>"$tmp/bad.err" </dev/null || st=$?
 	lines=$(wc -l <"$tmp/bad.err")
 	if [ "$st" -ne 2 ] || [ -s "$tmp/bad.out" ] || [ "$lines" -ne 1 ]; then
 		echo "bad input not refused cleanly: mpsim $line"

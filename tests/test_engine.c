@@ -187,3 +187,25 @@ Test(engine, closed_loop_conserves_ios)
 	run_result_free(&r);
 	scenario_free(&sc);
 }
+
+/* A service time is checked before it becomes simulated time: one I/O of
+ * 1 GiB at 1 byte/s takes 34 years, past the limit of a time value
+ * (sim.h), and the run fails instead of moving the clock there. */
+Test(engine, a_service_time_past_the_limit_fails_the_run)
+{
+	static const char text[] =
+		"[multipath]\nselector = round-robin\n"
+		"[path a]\nservice = fixed:1ns\nbandwidth = 1\n"
+		"[job]\nbs = 1g\nnumber_ios = 1\n";
+	char err[ERR_MAX] = "";
+	struct scenario sc;
+	struct run_result r;
+
+	scenario_init(&sc);
+	cr_assert_eq(scenario_parse(&sc, text, "t", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &r, err), -ERANGE);
+	cr_assert(strstr(err, "path a: a service time of 1.07e+09 s"), "%s",
+		  err);
+	scenario_free(&sc);
+}

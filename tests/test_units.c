@@ -292,6 +292,9 @@ Test(units, distributions)
 	cr_assert_float_eq(d.mean, 100000.0, 0);
 	cr_assert_float_eq(d.cv, 0.5, 0);
 
+	cr_assert_float_eq(dist_ok("gamma:1ms,1e-6").cv, 1e-6, 0);
+	cr_assert_float_eq(dist_ok("lognormal:1ms,100").cv, 100.0, 0);
+
 	d = dist_ok("gamma: 1.5ms , 2 ");
 	cr_assert_eq(d.kind, DIST_GAMMA);
 	cr_assert_float_eq(d.mean, 1.5e6, 0);
@@ -324,6 +327,13 @@ Test(units, bad_distributions)
 	dist_bad("uniform:1us", "expected uniform:LO,HI");
 	dist_bad("weibull:1ms", "unknown distribution");
 	dist_bad("EXP:1ms", "unknown distribution");
+	/* parameters whose draws are not finite: gamma's shape 1/CV^2 is
+	 * infinite or 0, lognormal's sigma infinite */
+	dist_bad("gamma:1ms,1e-200", "where draws stay finite");
+	dist_bad("gamma:1ms,1e300", "where draws stay finite");
+	dist_bad("lognormal:1ms,1e200", "where draws stay finite");
+	dist_bad("lognormal:1ms,100.001", "where draws stay finite");
+	dist_bad("fixed:18446744073709551615ns", "the limit of a time value");
 }
 
 Test(units, long_and_binary_values_give_one_line_messages)
