@@ -1515,6 +1515,40 @@ static int check_delay_mode(const struct scenario *sc, char *err)
 	return 0;
 }
 
+/*
+ * A path on which an I/O takes no time at all: its service can only draw
+ * 0 (fixed:0, uniform:0,0), it has no latency, and no dm-delay class
+ * holds every I/O back.  A closed loop on it completes and resubmits at
+ * one instant forever, so the clock never moves and the run never ends;
+ * such a path is refused rather than given a made-up minimum cost.  (A
+ * per-byte cost proves nothing: a flush has no bytes, and a fast enough
+ * bandwidth rounds to 0 ns.)
+ */
+static int check_progress(const struct scenario *sc, char *err)
+{
+	const struct path_conf *p;
+	unsigned i;
+
+	for (i = 0; i < sc->nr_paths; i++) {
+		const struct delay_conf *d;
+		unsigned flush;
+
+		p = &sc->paths[i];
+		d = &p->delay;
+		flush = d->flush_given ? d->flush_ms : d->write_ms;
+		if (p->service.hi > 0 || p->service.mean > 0 || p->latency ||
+		    (d->read_ms && d->write_ms && flush))
+			continue;
+		return input_error(err, "%s: [path %s]: an I/O would take no "
+				   "time (its service time is always 0 and "
+				   "it has no latency), so the clock could "
+				   "stop for good; give it a service time or "
+				   "a latency of at least 1ns", sc->name,
+				   p->name);
+	}
+	return 0;
+}
+
 /* A problem of one job: "SCENARIO: job NAME: ..." */
 static int job_error(const struct scenario *sc, const struct job_conf *j,
 		     char *err, const char *fmt, ...)
@@ -1588,6 +1622,8 @@ int scenario_validate(const struct scenario *sc, char *err)
 		r = check_events(sc, err);
 	if (!r)
 		r = check_delay_mode(sc, err);
+	if (!r)
+		r = check_progress(sc, err);
 	for (j = sc->jobs; !r && j < sc->jobs + sc->nr_jobs; j++) {
 		r = validate_job(sc, j, err);
 		clones += j->numjobs;

@@ -702,6 +702,33 @@ Test(scenario, copy_is_deep)
 	scenario_free(&b);
 }
 
+/* A path where an I/O takes no time would stop the clock of a closed loop
+ * for good: refused unless a latency or a dm-delay on every class makes
+ * each I/O take time. */
+Test(scenario, a_path_where_io_takes_no_time_is_refused)
+{
+	struct scenario sc;
+	char err[ERR_MAX] = "";
+
+	parse_ok(&sc, "[path a]\nservice = fixed:0\n[j]\nruntime = 1s\n");
+	validate_bad(&sc, "t.ini: [path a]: an I/O would take no time");
+	sc.paths[0].latency = 1;
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	sc.paths[0].latency = 0;
+	set_ok(&sc, "read_delay", "1ms");
+	validate_bad(&sc, "an I/O would take no time");	/* writes pass */
+	set_ok(&sc, "delay", "1ms");
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	scenario_free(&sc);
+
+	parse_ok(&sc, "[path a]\nservice = uniform:0,0\n[j]\nruntime = 1s\n");
+	validate_bad(&sc, "an I/O would take no time");
+	scenario_free(&sc);
+	parse_ok(&sc, "[path a]\nservice = uniform:0,1ns\n[j]\nruntime = 1s\n");
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	scenario_free(&sc);
+}
+
 /* Writes n bytes to a new temporary file; returns its name (free it). */
 static char *temp_file(const void *data, size_t n)
 {
