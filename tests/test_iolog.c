@@ -157,6 +157,47 @@ Test(iolog, bad_logs_name_file_and_line)
 		  "t.log:3: expected");
 }
 
+/* Every gap is a time value (sim.h: at most 1e8 s), file actions' gaps
+ * carried on to the next I/O included; so is a gap as scaled. */
+Test(iolog, gaps_are_bounded_as_time_values)
+{
+	static const char ok[] = "fio version 3 iolog\n0 f add\n"
+				 "1 f read 0 4096\n"
+				 "10000000001 f read 0 4096\n";
+	char err[ERR_MAX] = "";
+	struct iolog log;
+
+	parse_bad("fio version 3 iolog\n0 f add\n1 f read 0 1\n"
+		  "18446744073709551 f read 0 1\n",
+		  "t.log:4: a gap of more than 100000000s");
+	parse_bad("fio version 3 iolog\n1 f add\n60000000000001 f open\n"
+		  "100000000000002 f read 0 1\n",
+		  "t.log:4: a gap of more than 100000000s");
+	parse_bad("fio version 2 iolog\nf add\nf wait 100000000001 0\n",
+		  "t.log:3: wait '100000000001' is longer than");
+
+	/* a gap of 1e4 s: at 1 % of the logged rate 1e6 s, at 0.01 % 1e8 s
+	 * (the limit, kept), below that past it */
+	cr_assert_eq(iolog_parse(&log, ok, "t.log", err), 0, "%s", err);
+	cr_assert_eq(log.max_delay, 10000000000ULL * US);
+	cr_assert_eq(iolog_check_scale(&log, 1, "t.log", err), 0, "%s", err);
+	iolog_free(&log);
+	cr_assert_eq(iolog_parse(&log, "fio version 3 iolog\n0 f add\n"
+				 "1 f read 0 1\n1000000000001 f read 0 1\n",
+				 "t.log", err), 0, "%s", err);
+	cr_assert_eq(iolog_check_scale(&log, 1, "t.log", err), 0, "%s", err);
+	iolog_free(&log);
+	cr_assert_eq(iolog_parse(&log, "fio version 3 iolog\n0 f add\n"
+				 "1 f read 0 1\n1000000000002 f read 0 1\n",
+				 "t.log", err), 0, "%s", err);
+	cr_assert_eq(iolog_check_scale(&log, 1, "t.log", err), -EINVAL);
+	cr_assert(strstr(err, "t.log: replay_time_scale=1 stretches its "
+			 "longest gap (1000000000001 us) beyond 100000000s"),
+		  "%s", err);
+	cr_assert_eq(iolog_check_scale(&log, 2, "t.log", err), 0, "%s", err);
+	iolog_free(&log);
+}
+
 Test(iolog, a_bad_log_is_refused_before_the_run)
 {
 	struct scenario sc;

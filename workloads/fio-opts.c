@@ -597,6 +597,9 @@ int fio_validate_job(const struct job_conf *j, char *err)
 			r = input_error(err, "%s: replay_skip leaves none of "
 					"its %llu I/Os to replay", j->read_iolog,
 					(unsigned long long)replay_left(&log, 0));
+		if (!r && !j->replay_no_stall)
+			r = iolog_check_scale(&log, j->replay_time_scale,
+					      j->read_iolog, err);
 		iolog_free(&log);
 		return r;
 	}

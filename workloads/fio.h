@@ -170,5 +170,12 @@ int iolog_parse(struct iolog *log, const char *text, const char *origin,
 /* The same from a file (err = "PATH: ..." when it cannot be read). */
 int iolog_load(struct iolog *log, const char *path, char *err);
 void iolog_free(struct iolog *log);
+/*
+ * replay_time_scale=pct stretches every delay of the log by 100/pct: 0,
+ * or -EINVAL with err set when its longest delay would so pass
+ * SIM_TIME_MAX (path names the log in the message).
+ */
+int iolog_check_scale(const struct iolog *log, unsigned pct, const char *path,
+		      char *err);
 
 #endif

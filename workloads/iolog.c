@@ -315,6 +315,24 @@ out:
 	return r;
 }
 
+int iolog_check_scale(const struct iolog *log, unsigned pct, const char *path,
+		      char *err)
+{
+	/* replay.c scales each delay in double and rounds it to a sim_ns:
+	 * bounded so, the product stays a time value and far below the
+	 * 2^64 where the conversion would overflow */
+	if ((unsigned __int128)log->max_delay * 100 >
+	    (unsigned __int128)SIM_TIME_MAX * pct)
+		return input_error(err, "%s: replay_time_scale=%u stretches "
+				   "its longest gap (%llu us) beyond %llus, "
+				   "the limit of a time value", path, pct,
+				   (unsigned long long)(log->max_delay /
+							NSEC_PER_USEC),
+				   (unsigned long long)(SIM_TIME_MAX /
+							NSEC_PER_SEC));
+	return 0;
+}
+
 void iolog_free(struct iolog *log)
 {
 	free(log->e);

@@ -122,6 +122,10 @@ int flow_setup(struct job *j, char *err)
 	f->log = xcalloc(1, sizeof(*f->log));
 	f->log_owner = true;
 	r = iolog_load(f->log, c->read_iolog, err);
+	/* checked again: the file may have changed since the validation */
+	if (!r && !c->replay_no_stall)
+		r = iolog_check_scale(f->log, c->replay_time_scale,
+				      c->read_iolog, err);
 	return r;
 }
 
