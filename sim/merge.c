@@ -3,6 +3,7 @@
  * elsewhere (see --list-runs) into the file the sweep itself would have
  * written, byte for byte.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,8 +179,7 @@ int cmd_merge(int argc, char **argv)
 	}
 	for (i = 0; i < nin; i++) {
 		if (read_file(&in[i])) {
-			snprintf(err, sizeof(err), "%s", in[i].name);
-			perror(err);
+			bad("%s: %s", in[i].name, strerror(errno));
 			goto out;
 		}
 		if (sweep_head_parse(in[i].buf, in[i].n, in[i].version,

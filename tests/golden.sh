@@ -1,8 +1,8 @@
 #!/bin/sh
 # golden.sh: run the mpsim binary on fixed scenarios and seeds and compare
 # its output byte for byte with tests/golden/*.expected; then feed it bad
-# input and check each is refused with one line on stderr, exit status 2
-# and nothing on stdout.
+# input and check each is refused with one line on stderr ("mpsim: ..."),
+# exit status 2 and nothing on stdout.
 #
 # usage: golden.sh MPSIM        (MPSIM_BLESS=1 rewrites the .expected files)
 set -eu
@@ -44,7 +44,8 @@ while IFS= read -r line; do
 	(cd "$dir" && eval "timeout 60 \"$mpsim\" $line") \
 	    >"$tmp/bad.out" 2>"$tmp/bad.err" </dev/null || st=$?
 	lines=$(wc -l <"$tmp/bad.err")
-	if [ "$st" -ne 2 ] || [ -s "$tmp/bad.out" ] || [ "$lines" -ne 1 ]; then
+	if [ "$st" -ne 2 ] || [ -s "$tmp/bad.out" ] || [ "$lines" -ne 1 ] ||
+	    [ "$(head -c 7 "$tmp/bad.err")" != "mpsim: " ]; then
 		echo "bad input not refused cleanly: mpsim $line"
 		echo "  status $st, stdout $(wc -c <"$tmp/bad.out") bytes, stderr $lines lines:"
 		sed 's/^/  | /' "$tmp/bad.err" | head -5

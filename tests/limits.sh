@@ -17,16 +17,19 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
 
-# expect STATUS ARGS...: run mpsim from tests/golden with stdout to a file
-expect() {
+# expect_prefix STATUS PREFIX ARGS...: run mpsim from tests/golden, with
+# stdout to a file; its one stderr line must start with PREFIX
+expect_prefix() {
 	want=$1
-	shift
+	prefix=$2
+	shift 2
 	st=0
 	(cd "$dir/golden" && timeout 60 "$mpsim" "$@") \
 	    >"$tmp/out" 2>"$tmp/err" </dev/null || st=$?
 	lines=$(wc -l <"$tmp/err")
-	if [ "$st" -ne "$want" ] || [ -s "$tmp/out" ] || [ "$lines" -ne 1 ]; then
-		echo "limits: mpsim $*: want status $want, one stderr line, no stdout"
+	if [ "$st" -ne "$want" ] || [ -s "$tmp/out" ] || [ "$lines" -ne 1 ] ||
+	    [ "$(head -c ${#prefix} "$tmp/err")" != "$prefix" ]; then
+		echo "limits: mpsim $*: want status $want, no stdout, one stderr line '$prefix...'"
 		echo "  status $st, stdout $(wc -c <"$tmp/out") bytes, stderr $lines lines:"
 		sed 's/^/  | /' "$tmp/err" | head -5
 		fail=$((fail + 1))
@@ -35,10 +38,21 @@ expect() {
 	fi
 }
 
+# expect STATUS ARGS...: the same, the line starting with 'mpsim: '
+expect() {
+	want=$1
+	shift
+	expect_prefix "$want" "mpsim: " "$@"
+}
+
 # A run whose clock would pass its limit (2^62 ns): 200 thinktimes of
 # 1e8 s each.  Without the limit the clock wraps past 2^64 ns.
 expect 1 --iodepth=1 --runtime=0 --number_ios=200 --thinktime=100000000s
 expect 1 compare --iodepth=1 --runtime=0 --number_ios=200 --thinktime=100000000s
+
+# merge says what it could not read as every message of merge does
+expect_prefix 2 "mpsim: merge: no-such-file: No such file" \
+    merge --output="$tmp/merged.csv" no-such-file
 
 echo "limits: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
