@@ -3,7 +3,6 @@
  * elsewhere (see --list-runs) into the file the sweep itself would have
  * written, byte for byte.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,27 +31,6 @@ static int bad(const char *fmt, ...)
 	fputc('\n', stderr);
 	va_end(ap);
 	return EXIT_BAD_INPUT;
-}
-
-static int read_file(struct input *in)
-{
-	FILE *f = fopen(in->name, "rb");
-	size_t cap = 1 << 16, r;
-
-	if (!f)
-		return -1;
-	in->buf = xmalloc(cap);
-	in->n = 0;
-	while ((r = fread(in->buf + in->n, 1, cap - in->n, f)) > 0) {
-		in->n += r;
-		if (in->n == cap) {
-			cap *= 2;
-			in->buf = xrealloc(in->buf, cap);
-		}
-	}
-	r = (size_t)ferror(f);
-	fclose(f);
-	return r ? -1 : 0;
 }
 
 /* The --scenario of a sweep's options ("" for the built-in default). */
@@ -177,9 +155,15 @@ int cmd_merge(int argc, char **argv)
 		bad("usage: mpsim merge --output=FILE FILE...");
 		goto out;
 	}
+	if (check_output_file(output, err)) {
+		bad("%s", err);
+		goto out;
+	}
 	for (i = 0; i < nin; i++) {
-		if (read_file(&in[i])) {
-			bad("%s: %s", in[i].name, strerror(errno));
+		if (read_text_file(in[i].name, SWEEP_FILE_MAX,
+				   "sweep result file", &in[i].buf, &in[i].n,
+				   err)) {
+			bad("%s", err);
 			goto out;
 		}
 		if (sweep_head_parse(in[i].buf, in[i].n, in[i].version,

@@ -1271,37 +1271,18 @@ int scenario_load_jobs(struct scenario *sc, const char *path, char *err)
 
 int scenario_load_file(struct scenario *sc, const char *path, char *err)
 {
-	FILE *f;
 	char *buf;
 	size_t n;
 	int r;
 
 	scenario_init(sc);
-	f = fopen(path, "rb");
-	if (!f) {
-		r = input_error(err, "%s: %s", path, strerror(errno));
-		goto out_msg;
-	}
-	buf = xmalloc(MAX_FILE + 1);
-	n = fread(buf, 1, MAX_FILE + 1, f);
-	if (ferror(f)) {
-		r = input_error(err, "%s: %s", path, strerror(errno));
-	} else if (n > MAX_FILE) {
-		r = input_error(err, "%s: larger than 1 MiB, not a scenario",
-				path);
-	} else if (memchr(buf, '\0', n)) {
-		r = input_error(err, "%s: holds NUL bytes, not a text file",
-				path);
-	} else {
-		buf[n] = '\0';
+	r = read_text_file(path, MAX_FILE, "scenario file", &buf, &n, err);
+	if (!r) {
 		r = scenario_parse(sc, buf, path, err);
+		free(buf);
 	}
-	free(buf);
-	fclose(f);
-	if (!r)
-		return 0;
-out_msg:
-	one_line(err);
+	if (r)
+		one_line(err);
 	return r;
 }
 

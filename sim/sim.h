@@ -105,6 +105,21 @@ char *str_trim(char *s);
 /* Whether key is one of the n strings of list. */
 int str_in_list(const char *key, const char *const *list, size_t n);
 
+/*
+ * Reads the file at path whole into *text (allocated, NUL after the
+ * end; *len bytes): it must be a regular file of at most max bytes
+ * (what names the kind in messages: "scenario file").  Anything else is
+ * bad input, -EINVAL with err = "PATH: why": missing or unreadable, a
+ * directory, a FIFO, device or socket (opened without blocking, never
+ * read), larger than max, or holding NUL bytes (a text file has none).
+ */
+int read_text_file(const char *path, size_t max, const char *what,
+		   char **text, size_t *len, char *err);
+
+/* Bad input unless path is missing or a regular file (an output that
+ * will be replaced): -EINVAL with err = "PATH: why", else 0. */
+int check_output_file(const char *path, char *err);
+
 /* Allocation that cannot fail: out of memory prints and aborts. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);

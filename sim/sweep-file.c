@@ -135,6 +135,11 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 		return r;
 	}
 	free(d);
+	/* a directory, FIFO or device is no file to append points to (and
+	 * the sorted file would be renamed over it) */
+	r = check_output_file(so->path, err);
+	if (r)
+		return r;
 	so->fd = open(so->path, O_RDWR | O_CREAT, 0666);
 	if (so->fd < 0)
 		return sys_error(err, so->path, "cannot open");

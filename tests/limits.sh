@@ -54,5 +54,24 @@ expect 1 compare --iodepth=1 --runtime=0 --number_ios=200 --thinktime=100000000s
 expect_prefix 2 "mpsim: merge: no-such-file: No such file" \
     merge --output="$tmp/merged.csv" no-such-file
 
+# Files that are no regular files: a FIFO without a writer (opening it
+# for reading blocked), a device that never ends, a directory (ftell gave
+# LLONG_MAX for it and the log reader tried to allocate 8 EiB).
+mkfifo "$tmp/fifo"
+expect 2 --scenario="$tmp/fifo"
+expect 2 --job="$tmp/fifo"
+expect 2 --read_iolog="$tmp/fifo"
+expect 2 --read_iolog="$tmp"
+expect_prefix 2 "mpsim: merge: /dev/zero: a device" \
+    merge --output="$tmp/merged.csv" /dev/zero
+expect_prefix 2 "mpsim: merge: $tmp: a directory" \
+    merge --output="$tmp/merged.csv" "$tmp"
+# outputs: the sorted file is renamed over its path at the end
+expect_prefix 2 "mpsim: merge: $tmp: a directory" merge --output="$tmp" x.csv
+expect_prefix 2 "mpsim: $tmp: a directory" \
+    sweep --iodepth=1,2 --runtime=1ms --output="$tmp"
+expect_prefix 2 "mpsim: $tmp/fifo: a FIFO" \
+    sweep --iodepth=1,2 --runtime=1ms --output="$tmp/fifo"
+
 echo "limits: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

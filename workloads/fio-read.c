@@ -26,35 +26,12 @@ struct frame {
 	bool located;		/* err already names the file and line */
 };
 
-/* Reads a whole text file: at most MAX_FILE bytes, no NUL bytes. */
+/* Reads a whole job file: a regular text file of at most MAX_FILE. */
 static int slurp(const char *path, char **out, char *err)
 {
-	char *buf = NULL;
 	size_t n;
-	FILE *f;
-	int r = 0;
 
-	f = fopen(path, "rb");
-	if (!f)
-		return input_error(err, "%s: %s", path, strerror(errno));
-	buf = xmalloc(MAX_FILE + 1);
-	n = fread(buf, 1, MAX_FILE + 1, f);
-	if (ferror(f))
-		r = input_error(err, "%s: %s", path, strerror(errno));
-	else if (n > MAX_FILE)
-		r = input_error(err, "%s: larger than 1 MiB, not a job file",
-				path);
-	else if (memchr(buf, '\0', n))
-		r = input_error(err, "%s: holds NUL bytes, not a text file",
-				path);
-	fclose(f);
-	if (r) {
-		free(buf);
-		return r;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	return 0;
+	return read_text_file(path, MAX_FILE, "job file", out, &n, err);
 }
 
 /* ---- values ---- */

@@ -283,35 +283,16 @@ int iolog_parse(struct iolog *log, const char *text, const char *origin,
 
 int iolog_load(struct iolog *log, const char *path, char *err)
 {
-	char *text = NULL;
-	long size;
-	FILE *f;
+	char *text;
+	size_t n;
 	int r;
 
 	memset(log, 0, sizeof(*log));
-	f = fopen(path, "rb");
-	if (!f)
-		return input_error(err, "%s: %s", path, strerror(errno));
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET)) {
-		r = input_error(err, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	text = xmalloc((size_t)size + 1);
-	if (fread(text, 1, (size_t)size, f) != (size_t)size) {
-		r = input_error(err, "%s: short read", path);
-		goto out;
-	}
-	text[size] = '\0';
-	if (memchr(text, '\0', (size_t)size)) {
-		r = input_error(err, "%s: holds NUL bytes, not a fio iolog",
-				path);
-		goto out;
-	}
+	r = read_text_file(path, SIZE_MAX - 1, "fio iolog", &text, &n, err);
+	if (r)
+		return r;
 	r = iolog_parse(log, text, path, err);
-out:
 	free(text);
-	fclose(f);
 	return r;
 }
 
