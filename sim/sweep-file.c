@@ -67,7 +67,8 @@ static int write_all(int fd, const char *p, size_t n, off_t off)
 	return 0;
 }
 
-/* The whole file into memory (*buf allocated, NUL after the end). */
+/* The whole file into memory (*buf allocated, NUL after the end);
+ * -1 with errno set, EFBIG beyond SWEEP_FILE_MAX. */
 static int read_all(int fd, char **buf, size_t *n)
 {
 	struct stat st;
@@ -75,6 +76,10 @@ static int read_all(int fd, char **buf, size_t *n)
 
 	if (fstat(fd, &st))
 		return -1;
+	if ((uintmax_t)st.st_size > SWEEP_FILE_MAX) {
+		errno = EFBIG;
+		return -1;
+	}
 	*buf = xmalloc((size_t)st.st_size + 1);
 	while (got < (size_t)st.st_size) {
 		ssize_t r = pread(fd, *buf + got, (size_t)st.st_size - got,
@@ -155,7 +160,11 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 	unlink(tmp);
 	free(tmp);
 	if (read_all(so->fd, &buf, &n))
-		return sys_error(err, so->path, "cannot read");
+		return errno == EFBIG ?
+			input_error(err, "%s: larger than %zu MiB, the limit "
+				    "of a sweep result file", so->path,
+				    SWEEP_FILE_MAX >> 20) :
+			sys_error(err, so->path, "cannot read");
 	nb = sweep_scan(sw, so->path, buf, n, &b, &valid, err);
 	free(buf);
 	if (nb < 0)

@@ -16,8 +16,9 @@
 
 /* Most points one sweep may have (the product of its options' values). */
 #define SWEEP_MAX_POINTS	100000
-/* The largest result file read back (merge, resuming a sweep). */
-#define SWEEP_FILE_MAX		((size_t)SIZE_MAX - 1)
+/* The largest result file read back (merge, resuming a sweep): 1 GiB,
+ * some 10 KiB for each of SWEEP_MAX_POINTS points. */
+#define SWEEP_FILE_MAX		((size_t)1 << 30)
 
 int cmd_sweep(int argc, char **argv);
 int cmd_merge(int argc, char **argv);

@@ -73,5 +73,19 @@ expect_prefix 2 "mpsim: $tmp: a directory" \
 expect_prefix 2 "mpsim: $tmp/fifo: a FIFO" \
     sweep --iodepth=1,2 --runtime=1ms --output="$tmp/fifo"
 
+# Files larger than a reader's limit are refused before they are read
+# (sparse files: no disk is used).
+truncate -s 1025M "$tmp/big.csv"
+expect_prefix 2 "mpsim: merge: $tmp/big.csv: larger than 1024 MiB, the limit" \
+    merge --output="$tmp/merged.csv" "$tmp/big.csv"
+expect_prefix 2 "mpsim: $tmp/big.csv: larger than 1024 MiB, the limit" \
+    sweep --iodepth=1,2 --runtime=1ms --output="$tmp/big.csv"
+truncate -s 65M "$tmp/big.log"
+expect 2 --read_iolog="$tmp/big.log"
+truncate -s 1025K "$tmp/big.ini"
+expect_prefix 2 "mpsim: $tmp/big.ini: larger than 1 MiB, the limit" \
+    --scenario="$tmp/big.ini"
+rm -f "$tmp/big.csv" "$tmp/big.log" "$tmp/big.ini"
+
 echo "limits: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -198,6 +198,33 @@ Test(iolog, gaps_are_bounded_as_time_values)
 	iolog_free(&log);
 }
 
+/* A log holds at most IOLOG_MAX_ENTRIES entries: the line after the last
+ * one allowed is refused, naming the limit. */
+Test(iolog, entries_are_bounded)
+{
+	static const char line[] = "f read 0 1\n";
+	size_t n = IOLOG_MAX_ENTRIES + 1, ll = sizeof(line) - 1, i;
+	static const char head[] = "fio version 2 iolog\nf add\n";
+	char *text = malloc(sizeof(head) + n * ll), *p, err[ERR_MAX] = "";
+	char want[64];
+	struct iolog log;
+
+	cr_assert_not_null(text);
+	p = text + sprintf(text, "%s", head);
+	for (i = 0; i < n - 1; i++, p += ll)
+		memcpy(p, line, ll);
+	*p = '\0';
+	cr_assert_eq(iolog_parse(&log, text, "t.log", err), 0, "%s", err);
+	cr_assert_eq(log.n, IOLOG_MAX_ENTRIES);
+	iolog_free(&log);
+	memcpy(p, line, ll + 1);
+	cr_assert_eq(iolog_parse(&log, text, "t.log", err), -EINVAL);
+	snprintf(want, sizeof(want), "t.log:%zu: more than %u entries", n + 2,
+		 IOLOG_MAX_ENTRIES);
+	cr_assert(strstr(err, want), "'%s' lacks '%s'", err, want);
+	free(text);
+}
+
 Test(iolog, a_bad_log_is_refused_before_the_run)
 {
 	struct scenario sc;

@@ -147,6 +147,9 @@ struct iolog_entry {
 				   wait: until this long after the start */
 };
 
+/* The most entries (I/Os and waits) one log may hold: 64 MiB in memory. */
+#define IOLOG_MAX_ENTRIES	(1u << 22)
+
 struct iolog {
 	unsigned version;		/* 2 or 3 */
 	struct iolog_entry *e;		/* I/Os and waits, in log order */

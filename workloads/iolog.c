@@ -2,6 +2,7 @@
  * iolog.c: fio's I/O log, versions 2 and 3 (fio's iolog.c), read into a
  * list of timed entries for replay.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 
 #define SHOW		"%.40s"
 #define MAX_FILES	4096		/* files one log may add */
+#define MAX_LOG_SIZE	(64u << 20)	/* bytes of a log file */
 
 struct parse {
 	struct iolog *log;
@@ -121,6 +123,7 @@ static void add_entry(struct parse *ps, unsigned ddir, uint32_t len,
 	struct iolog *log = ps->log;
 	struct iolog_entry *e;
 
+	assert(log->n < IOLOG_MAX_ENTRIES);
 	if (log->n == ps->cap) {
 		ps->cap = ps->cap ? 2 * ps->cap : 256;
 		log->e = xrealloc(log->e, ps->cap * sizeof(*log->e));
@@ -196,6 +199,9 @@ static int parse_line(struct parse *ps, char *line, char *err)
 		return r;
 	}
 
+	if (ps->log->n == IOLOG_MAX_ENTRIES)
+		return input_error(err, "more than %u entries, the limit of a "
+				   "log", IOLOG_MAX_ENTRIES);
 	ddir = io_action(w[v3 + 1]);
 	if (ddir < 0)
 		return input_error(err, "unknown action '" SHOW "' (read, "
@@ -288,7 +294,7 @@ int iolog_load(struct iolog *log, const char *path, char *err)
 	int r;
 
 	memset(log, 0, sizeof(*log));
-	r = read_text_file(path, SIZE_MAX - 1, "fio iolog", &text, &n, err);
+	r = read_text_file(path, MAX_LOG_SIZE, "fio iolog", &text, &n, err);
 	if (r)
 		return r;
 	r = iolog_parse(log, text, path, err);
