@@ -546,6 +546,50 @@ Test(fio_job, include_depth_is_bounded, .fini = remove_dir)
 	cr_assert(strstr(err, "nested more than 16 deep"), "%s", err);
 }
 
+/* Ten includes per file nine levels deep were 10^9 file reads: the chain
+ * guard bounds depth, not fan-out.  The count of includes and the text
+ * of one read are bounded. */
+Test(fio_job, include_fan_out_is_bounded, .fini = remove_dir, .timeout = 30)
+{
+	char p[512], name[32], text[256], err[ERR_MAX] = "", *big;
+	struct scenario sc;
+	unsigned i, k;
+
+	make_dir();
+	for (i = 0; i < 9; i++) {
+		size_t n = 0;
+
+		for (k = 0; k < 10; k++)
+			n += (size_t)snprintf(text + n, sizeof(text) - n,
+					      "include f%u.fio\n", i + 1);
+		snprintf(name, sizeof(name), "f%u.fio", i);
+		put(name, text, p, sizeof(p));
+	}
+	put("f9.fio", "iodepth=2\n", p, sizeof(p));
+	put("fan.fio", "[j]\nnumber_ios=1\ninclude f0.fio\n", p, sizeof(p));
+	cr_assert_eq(load_jobs(&sc, ONE_PATH, p, err), -EINVAL);
+	cr_assert(strstr(err, "include: more than 256 includes in all"),
+		  "%s", err);
+
+	/* 4 MiB of text in all: five includes of a 1 MiB file pass it */
+	big = malloc((1u << 20) + 1);
+	cr_assert_not_null(big);
+	memset(big, '\n', 1u << 20);
+	big[1u << 20] = '\0';
+	put("blank.fio", big, p, sizeof(p));
+	free(big);
+	put("four.fio", "[j]\nnumber_ios=1\ninclude blank.fio\ninclude "
+	    "blank.fio\ninclude blank.fio\n", p, sizeof(p));
+	cr_assert_eq(load_jobs(&sc, ONE_PATH, p, err), 0, "%s", err);
+	scenario_free(&sc);
+	put("five.fio", "[j]\nnumber_ios=1\ninclude blank.fio\ninclude "
+	    "blank.fio\ninclude blank.fio\ninclude blank.fio\n", p,
+	    sizeof(p));
+	cr_assert_eq(load_jobs(&sc, ONE_PATH, p, err), -EINVAL);
+	cr_assert(strstr(err, "five.fio:6: include blank.fio: more than 4 MiB "
+			 "of text in all"), "%s", err);
+}
+
 Test(fio_job, expressions_and_keywords)
 {
 	char *v = NULL, err[ERR_MAX] = "";

@@ -15,6 +15,12 @@
 #define MAX_FILE	(1024 * 1024)	/* largest job file read */
 #define SHOW		"%.60s"
 
+/* What one read (a file and all it includes) has taken so far. */
+struct totals {
+	unsigned includes;	/* include lines followed */
+	size_t bytes;		/* text read, the top file's included */
+};
+
 /* One file being read; the include chain runs through `up`. */
 struct frame {
 	const char *file;	/* its name in messages */
@@ -24,6 +30,7 @@ struct frame {
 	ini_handler fn;		/* the caller's handler and context */
 	void *ctx;
 	bool located;		/* err already names the file and line */
+	struct totals *total;	/* the whole read's, shared by every frame */
 };
 
 /* Reads a whole job file: a regular text file of at most MAX_FILE. */
@@ -215,6 +222,7 @@ static int include_file(struct frame *f, const char *name, char *err)
 {
 	struct frame c = {
 		.depth = f->depth + 1, .up = f, .fn = f->fn, .ctx = f->ctx,
+		.total = f->total,
 	};
 	const struct frame *a;
 	char *path, *dir, *text = NULL;
@@ -225,6 +233,11 @@ static int include_file(struct frame *f, const char *name, char *err)
 	if (c.depth > FIO_INCLUDE_DEPTH)
 		return input_error(err, "include: nested more than %d deep",
 				   FIO_INCLUDE_DEPTH);
+	/* the chain guard alone lets a tree of includes fan out */
+	if (++f->total->includes > FIO_INCLUDE_MAX)
+		return input_error(err, "include: more than %d includes in "
+				   "all, the limit of one job file",
+				   FIO_INCLUDE_MAX);
 	if (name[0] == '/') {
 		path = xstrdup(name);
 	} else {
@@ -245,6 +258,13 @@ static int include_file(struct frame *f, const char *name, char *err)
 	r = slurp(path, &text, err);
 	if (r)
 		goto out;
+	f->total->bytes += strlen(text);
+	if (f->total->bytes > FIO_TEXT_MAX) {
+		r = input_error(err, "include " SHOW ": more than %u MiB of "
+				"text in all, the limit of one job file", name,
+				FIO_TEXT_MAX >> 20);
+		goto out;
+	}
 	r = read_frame(&c, text, err);
 	if (r)
 		f->located = true;
@@ -316,7 +336,9 @@ static int read_frame(struct frame *f, const char *text, char *err)
 int fio_read_text(const char *text, const char *origin, ini_handler fn,
 		  void *ctx, char *err)
 {
-	struct frame f = { .file = origin, .fn = fn, .ctx = ctx };
+	struct totals total = { .bytes = strlen(text) };
+	struct frame f = { .file = origin, .fn = fn, .ctx = ctx,
+			   .total = &total };
 	int r;
 
 	f.real = realpath(origin, NULL);

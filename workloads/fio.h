@@ -14,6 +14,8 @@
 /* ---- workloads/fio-read.c: the job-file reader ---- */
 
 #define FIO_INCLUDE_DEPTH	16	/* nested include files */
+#define FIO_INCLUDE_MAX		256	/* include lines one read follows */
+#define FIO_TEXT_MAX		(4u << 20) /* bytes of all the files read */
 
 /*
  * Reads fio job-file text as ini_parse() does (ini.h) and hands each
@@ -21,7 +23,9 @@
  *  - `include FILE` reads FILE in place, relative to the directory of
  *    the file that names it; an included file holds options only (no
  *    [section], as fio says), nests at most FIO_INCLUDE_DEPTH deep and
- *    may not include itself, directly or not;
+ *    may not include itself, directly or not; one read follows at most
+ *    FIO_INCLUDE_MAX includes and FIO_TEXT_MAX bytes in all (ten
+ *    includes per file nine deep would otherwise be 10^9 reads);
  *  - option values are expanded by fio_expand().
  * Each line's `origin` is the file it came from.  origin names the text
  * (a path: includes are found beside it).  Returns 0, or -EINVAL with
