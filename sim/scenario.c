@@ -28,6 +28,7 @@ extern const struct builtin_scenario builtin_scenarios[];
 #define MAX_INFLIGHT	(1U << 20)	/* I/Os in flight over all clones */
 #define MAX_SLOTS	(1U << 20)
 #define MAX_RATE_IOPS	1000000000ULL	/* one I/O per ns */
+#define MAX_EVENTS	4096		/* fail= and reinstate= lines */
 #define SHOW		"%.40s"		/* user text quoted in a message */
 
 static const char *const ioengine_names[] = {
@@ -173,12 +174,24 @@ static struct path_conf *add_path(struct scenario *sc)
 	return p;
 }
 
-static struct job_conf *add_job(struct scenario *sc,
+/*
+ * A new job from tmpl.  cap, when given, is the room sc->jobs has and
+ * grows by doubling (the file's job sections: one realloc each would copy
+ * them all every time, quadratic under an allocator that cannot grow in
+ * place); without it sc->jobs is sized exactly.
+ */
+static struct job_conf *add_job(struct scenario *sc, unsigned *cap,
 				const struct job_conf *tmpl, const char *name)
 {
+	unsigned room = cap ? *cap : sc->nr_jobs;
 	struct job_conf *j;
 
-	sc->jobs = xrealloc(sc->jobs, (sc->nr_jobs + 1) * sizeof(*j));
+	if (sc->nr_jobs == room) {
+		room = cap ? (room ? 2 * room : 16) : room + 1;
+		sc->jobs = xrealloc(sc->jobs, room * sizeof(*j));
+		if (cap)
+			*cap = room;
+	}
 	j = &sc->jobs[sc->nr_jobs++];
 	*j = *tmpl;
 	snprintf(j->name, sizeof(j->name), "%s", name);
@@ -194,7 +207,7 @@ static void add_default_job(struct scenario *sc, const struct job_conf *tmpl)
 		job_defaults(&d);
 		tmpl = &d;
 	}
-	add_job(sc, tmpl, "default");
+	add_job(sc, NULL, tmpl, "default");
 }
 
 /* ---- value helpers for the setters ---- */
@@ -516,6 +529,9 @@ static int set_path_event(struct target *t, const char *v, bool reinstate,
 	r = parse_duration(when, NSEC_PER_SEC, &ns, err);
 	if (r)
 		return r;
+	if (sc->nr_events == MAX_EVENTS)
+		return input_error(err, "more than %u fail= and reinstate= "
+				   "events", MAX_EVENTS);
 	sc->events = xrealloc(sc->events, (sc->nr_events + 1) *
 			      sizeof(*sc->events));
 	e = &sc->events[sc->nr_events++];
@@ -991,6 +1007,7 @@ struct parser {
 	unsigned *path_line;		/* header line of each path */
 	bool *has_service;		/* each path has service= */
 	unsigned path_cap;		/* room in the two arrays above */
+	unsigned job_cap;		/* room in sc->jobs */
 	unsigned line;			/* the line being read */
 	bool fio;			/* a fio job file (--job): jobs only */
 	char where[ERR_MAX];		/* "FILE:LINE" of the line */
@@ -1084,10 +1101,16 @@ static int on_section(struct parser *ps, const char *name, unsigned line,
 	r = check_job_name(name, err);
 	if (r)
 		return r;
+	/* every section is a clone at least: refused as it is reached,
+	 * before the name checks make the parse quadratic */
+	if (ps->sc->nr_jobs == MAX_CLONES)
+		return input_error(err, "more than %u job sections (each is "
+				   "at least one of the %u job clones a run "
+				   "may have)", MAX_CLONES, MAX_CLONES);
 	if (job_name_taken(ps->sc, name, NULL))
 		return input_error(err, "duplicate job section [" SHOW "]",
 				   name);
-	add_job(ps->sc, &ps->global, name);
+	add_job(ps->sc, &ps->job_cap, &ps->global, name);
 	ps->in = IN_JOB;
 	return 0;
 }

@@ -590,7 +590,7 @@ Test(fio_job, include_fan_out_is_bounded, .fini = remove_dir, .timeout = 30)
 			 "of text in all"), "%s", err);
 }
 
-Test(fio_job, expressions_and_keywords)
+Test(fio_job, expressions_and_keywords, .timeout = 10)
 {
 	char *v = NULL, err[ERR_MAX] = "";
 	char want[64];
@@ -608,6 +608,24 @@ Test(fio_job, expressions_and_keywords)
 	cr_assert_eq(fio_expand("3*$ncpus", &v, err), 0, "%s", err);
 	cr_assert_str_eq(v, want);
 	free(v);
+	/* one pass: a value of 100 000 keywords does not cost its length
+	 * squared */
+	{
+		size_t n = 100000, i;
+		char *many = malloc(n * 6 + 1), num[32];
+
+		cr_assert_not_null(many);
+		for (i = 0; i < n; i++)
+			memcpy(many + 6 * i, "$ncpus", 6);
+		many[6 * n] = '\0';
+		cr_assert_eq(fio_expand(many, &v, err), 0, "%s", err);
+		snprintf(num, sizeof(num), "%ld",
+			 sysconf(_SC_NPROCESSORS_ONLN));
+		cr_assert_eq(strlen(v), n * strlen(num));
+		cr_assert_eq(strncmp(v, num, strlen(num)), 0);
+		free(v);
+		free(many);
+	}
 	cr_assert_eq(fio_expand("(1/0)", &v, err), -EINVAL);
 	cr_assert(strstr(err, "division by zero"), "%s", err);
 	cr_assert_eq(fio_expand("(1+", &v, err), -EINVAL);

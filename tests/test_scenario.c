@@ -834,6 +834,30 @@ Test(scenario, very_long_lines)
 	free(text);
 }
 
+/* Limits are checked as they are reached: 40 000 job sections took 23 s
+ * of quadratic name checks before the clone limit refused them. */
+Test(scenario, counts_are_refused_as_they_are_reached, .timeout = 10)
+{
+	size_t n = 40000, i, len = 0, cap = n * 32 + 64;
+	char *text = malloc(cap);
+
+	cr_assert_not_null(text);
+	len += (size_t)sprintf(text, ONE_PATH);
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"[j%zu]\nnumber_ios=1\n", i);
+	/* two lines per path, two per job: section 4097 is on line 8195 */
+	parse_bad(text, "t.ini:8195: more than 4096 job sections");
+
+	len = (size_t)sprintf(text, ONE_PATH "[multipath]\n");
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"fail = a at %zums\n", i);
+	parse_bad(text, "t.ini:4100: fail: more than 4096 fail= and "
+		  "reinstate= events");
+	free(text);
+}
+
 /* Parses text; it may fail, but only with -EINVAL and a one-line message. */
 static void survive(const char *text, size_t *accepted)
 {

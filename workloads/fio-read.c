@@ -116,28 +116,43 @@ static void expand_env(const char *v, struct sbuf *b)
 	}
 }
 
-/* $pagesize, $mb_memory, $ncpus replaced; returns how many were. */
+/* $pagesize, $mb_memory, $ncpus replaced, in one pass (a value full of
+ * keywords must not cost its length squared); returns how many were. */
 static unsigned expand_keywords(struct sbuf *b)
 {
+	struct sbuf nb = { 0 };
 	unsigned i, found = 0;
+	const char *p = b->s;
 
-	for (i = 0; i < ARRAY_SIZE(keywords); i++) {
-		size_t kl = strlen(keywords[i]);
-		char *at;
+	sb_add(&nb, "", 0);
+	while (*p) {
+		const char *dollar = strchr(p, '$');
 
-		while ((at = strstr(b->s, keywords[i]))) {
-			struct sbuf nb = { 0 };
-			char num[32];
-
-			snprintf(num, sizeof(num), "%llu", keyword_value(i));
-			sb_add(&nb, b->s, (size_t)(at - b->s));
-			sb_add(&nb, num, strlen(num));
-			sb_add(&nb, at + kl, strlen(at + kl));
-			free(b->s);
-			*b = nb;
-			found++;
+		if (!dollar) {
+			sb_add(&nb, p, strlen(p));
+			break;
 		}
+		sb_add(&nb, p, (size_t)(dollar - p));
+		p = dollar;
+		for (i = 0; i < ARRAY_SIZE(keywords); i++) {
+			size_t kl = strlen(keywords[i]);
+
+			if (!strncmp(p, keywords[i], kl)) {
+				char num[32];
+
+				snprintf(num, sizeof(num), "%llu",
+					 keyword_value(i));
+				sb_add(&nb, num, strlen(num));
+				p += kl;
+				found++;
+				break;
+			}
+		}
+		if (i == ARRAY_SIZE(keywords))
+			sb_add(&nb, p++, 1);
 	}
+	free(b->s);
+	*b = nb;
 	return found;
 }
 
