@@ -1037,6 +1037,12 @@ static int start_path(struct parser *ps, const char *name, unsigned line,
 	if (!path_name_ok(name))
 		return input_error(err, "path name '" SHOW "' may hold only "
 				   "letters, digits and . _ : + @ -", name);
+	/* what one run allocates grows with its paths (a latency histogram
+	 * of sizeof(struct lat_hist), 59 KiB, each, for every run of a
+	 * comparison): refused as the limit is reached */
+	if (n == SCENARIO_MAX_PATHS)
+		return input_error(err, "more than %u paths, the limit of a "
+				   "scenario", SCENARIO_MAX_PATHS);
 	for (i = 0; i < n; i++)
 		if (!strcmp(sc->paths[i].name, name))
 			return input_error(err, "duplicate section [path %s]",
@@ -1571,7 +1577,7 @@ static int job_error(const struct scenario *sc, const struct job_conf *j,
 }
 
 static int validate_job(const struct scenario *sc, const struct job_conf *j,
-			char *err)
+			uint64_t *log_entries, char *err)
 {
 	char why[ERR_MAX];
 
@@ -1589,14 +1595,15 @@ static int validate_job(const struct scenario *sc, const struct job_conf *j,
 	if (!j->runtime && !fio_job_bounded(j))
 		return job_error(sc, j, err, "never ends (give it runtime= "
 				 "or number_ios=)");
-	if (fio_validate_job(j, why) || fio_check_cpus(j, sc->ncpus, why))
+	if (fio_validate_job(j, log_entries, why) ||
+	    fio_check_cpus(j, sc->ncpus, why))
 		return job_error(sc, j, err, "%s", why);
 	return 0;
 }
 
 int scenario_validate(const struct scenario *sc, char *err)
 {
-	uint64_t inflight = 0, clones = 0;
+	uint64_t inflight = 0, clones = 0, log_entries = 0;
 	const struct job_conf *j;
 	int r = 0;
 
@@ -1629,7 +1636,7 @@ int scenario_validate(const struct scenario *sc, char *err)
 	if (!r)
 		r = check_progress(sc, err);
 	for (j = sc->jobs; !r && j < sc->jobs + sc->nr_jobs; j++) {
-		r = validate_job(sc, j, err);
+		r = validate_job(sc, j, &log_entries, err);
 		clones += j->numjobs;
 		inflight += (uint64_t)job_iodepth(j) * j->numjobs;
 	}

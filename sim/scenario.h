@@ -20,6 +20,7 @@
 #define NAME_MAX_LEN	32
 #define ARGS_MAX_LEN	128
 #define SOURCE_MAX_LEN	1024
+#define SCENARIO_MAX_PATHS	256	/* [path] sections of a scenario */
 
 enum mp_mode {
 	MODE_BIO,		/* bio-based dm-mpath: stamps as --clock says */

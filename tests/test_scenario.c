@@ -11,6 +11,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "sim/scenario.h"
+#include "workloads/fio.h"
 
 /* The smallest text that parses: one path, no job (so the default job). */
 #define ONE_PATH	"[path a]\nservice = exp:100us\n"
@@ -855,6 +856,63 @@ Test(scenario, counts_are_refused_as_they_are_reached, .timeout = 10)
 					"fail = a at %zums\n", i);
 	parse_bad(text, "t.ini:4100: fail: more than 4096 fail= and "
 		  "reinstate= events");
+	free(text);
+}
+
+/* What one run allocates is bounded: 35 000 paths took 2.2 GB for one run
+ * (a 59 KiB latency histogram each) and about 10 GB for a comparison. */
+Test(scenario, paths_are_bounded)
+{
+	size_t n = 300, i, len = 0, cap = n * 48 + 64;
+	char *text = malloc(cap);
+	struct scenario sc;
+
+	cr_assert_not_null(text);
+	for (i = 0; i < SCENARIO_MAX_PATHS; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"[path p%zu]\nservice = exp:1ms\n", i);
+	parse_ok(&sc, text);
+	cr_assert_eq(sc.nr_paths, 256);
+	scenario_free(&sc);
+	for (; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"[path p%zu]\nservice = exp:1ms\n", i);
+	parse_bad(text, "t.ini:513: more than 256 paths, the limit of a "
+		  "scenario");
+	free(text);
+}
+
+/* Each job section's I/O log is a copy in the run: 4 Mi entries in all. */
+Test(scenario, log_entries_of_a_run_are_bounded, .timeout = 60)
+{
+	size_t n = (IOLOG_MAX_ENTRIES >> 4) + 1, ll = 11, i, len;
+	char *log = malloc(32 + n * ll), *name, *text, err[ERR_MAX] = "";
+	struct scenario sc;
+
+	cr_assert_not_null(log);
+	len = (size_t)sprintf(log, "fio version 2 iolog\nf add\n");
+	for (i = 0; i < n; i++, len += ll)
+		memcpy(log + len, "f read 0 1\n", ll);
+	name = temp_file(log, len);
+	free(log);
+	text = malloc(strlen(name) * 17 + 512);
+	cr_assert_not_null(text);
+	len = (size_t)sprintf(text, ONE_PATH);
+	/* 15 sections: 15/16 of the limit and a little more, accepted */
+	for (i = 0; i < 15; i++)
+		len += (size_t)sprintf(text + len, "[j%zu]\nread_iolog=%s\n",
+				       i, name);
+	parse_ok(&sc, text);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	scenario_free(&sc);
+	sprintf(text + len, "[j15]\nread_iolog=%s\n", name);
+	parse_ok(&sc, text);
+	validate_bad(&sc, "job j15: ");
+	validate_bad(&sc, ": the I/O logs of all jobs hold more than 4194304 "
+		     "entries, the limit of a run");
+	scenario_free(&sc);
+	unlink(name);
+	free(name);
 	free(text);
 }
 

@@ -571,7 +571,8 @@ static uint64_t replay_left(const struct iolog *log, unsigned skip)
 	return n;
 }
 
-int fio_validate_job(const struct job_conf *j, char *err)
+int fio_validate_job(const struct job_conf *j, uint64_t *log_entries,
+		     char *err)
 {
 	if (j->thinktime && j->rate_iops > 0)
 		return input_error(err, "thinktime with rate_iops is not "
@@ -600,6 +601,12 @@ int fio_validate_job(const struct job_conf *j, char *err)
 		if (!r && !j->replay_no_stall)
 			r = iolog_check_scale(&log, j->replay_time_scale,
 					      j->read_iolog, err);
+		*log_entries += log.n;
+		if (!r && *log_entries > IOLOG_MAX_ENTRIES)
+			r = input_error(err, "%s: the I/O logs of all jobs hold "
+					"more than %u entries, the limit of a "
+					"run", j->read_iolog,
+					IOLOG_MAX_ENTRIES);
 		iolog_free(&log);
 		return r;
 	}

@@ -108,8 +108,11 @@ void fio_opts_defaults(struct job_conf *j);
 void fio_file_defaults(struct job_conf *j);
 
 /* The checks of a job that only these options need ("thinktime with
- * rate_iops"); a message without the job's name.  0 or -EINVAL. */
-int fio_validate_job(const struct job_conf *j, char *err);
+ * rate_iops"); a message without the job's name.  0 or -EINVAL.  The
+ * entries of the job's I/O log are added to *log_entries: a run holds
+ * one copy of each job section's log, at most IOLOG_MAX_ENTRIES in all. */
+int fio_validate_job(const struct job_conf *j, uint64_t *log_entries,
+		     char *err);
 
 /* Warnings about the jobs together (a ramp_time of a job that starts
  * after a stonewall or a startdelay is measured, not excluded). */
