@@ -631,6 +631,72 @@ Test(fio_job, expressions_and_keywords, .timeout = 10)
 	cr_assert_eq(fio_expand("(1+", &v, err), -EINVAL);
 }
 
+/*
+ * fio's arithmetic (exp/expression-parser.y): precedence from low to high
+ * + -, * /, ^ (right to left), %, unary minus; an integer power multiplies
+ * the base x times, a negative one truncates pow() to an integer.  The
+ * values follow from those rules, worked by hand.
+ */
+Test(fio_job, arithmetic_as_fio_evaluates_it)
+{
+	static const struct {
+		const char *s;
+		int64_t v;
+	} ok[] = {
+		{ "(-1)^3", -1 },	/* was 1: the loop stopped at 1 */
+		{ "(-1)^4", 1 },
+		{ "(-1)^-3", -1 },	/* pow(-1, -3) */
+		{ "(-2)^3", -8 },
+		{ "-2^2", 4 },		/* the sign binds tightest */
+		{ "2^-1", 0 },		/* (long long)0.5 */
+		{ "1^-5", 1 },
+		{ "0^0", 1 },
+		{ "0^3", 0 },
+		{ "2^3^2", 512 },	/* right to left */
+		{ "2*7%4", 6 },		/* % above *: 2*(7%4) */
+		{ "2^3%2", 2 },		/* % above ^: 2^(3%2) */
+		{ "8%3^2", 4 },		/* (8%3)^2 */
+		{ "7%-3", 1 },
+		{ "-7%3", -1 },
+		{ "10-2-3", 5 },
+		{ "100/10/5", 2 },
+		{ "2*3+4*5", 26 },
+		{ "-(3-5)*2", 4 },
+		{ "0x10*2", 32 },
+		{ "2^62", 4611686018427387904 },
+	};
+	static const struct {
+		const char *s, *why;
+	} bad[] = {
+		{ "0^-1", "0 to a negative power" },
+		{ "+3", "no unary plus" },
+		{ "2^63", "overflow" },
+		{ "(-2)^64", "overflow" },
+		{ "5%0", "division by zero" },
+		{ "5/0", "division by zero" },
+		{ "9223372036854775807+1", "overflow" },
+	};
+	char err[ERR_MAX];
+	const char *end;
+	int64_t v;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		err[0] = '\0';
+		cr_assert_eq(fio_expr_eval(ok[i].s, &v, &end, err), 0, "%s: %s",
+			     ok[i].s, err);
+		cr_assert_eq(v, ok[i].v, "%s = %lld, want %lld", ok[i].s,
+			     (long long)v, (long long)ok[i].v);
+		cr_assert_eq(*end, '\0', "%s", ok[i].s);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		cr_assert_eq(fio_expr_eval(bad[i].s, &v, &end, err), -EINVAL,
+			     "%s accepted", bad[i].s);
+		cr_assert(strstr(err, bad[i].why), "%s: '%s' lacks '%s'",
+			  bad[i].s, err, bad[i].why);
+	}
+}
+
 Test(fio_job, unmodelled_options_warned_once, .init = cr_redirect_stderr)
 {
 	struct scenario sc;

@@ -8,12 +8,19 @@
 #include "fio.h"
 
 /*
- * Grammar (fio's operators; ^ is a power and binds right):
- *   expr  := term  { ('+' | '-') term }
- *   term  := power { ('*' | '/' | '%') power }
- *   power := unary [ '^' power ]
- *   unary := ('+' | '-') unary | atom
+ * Grammar: fio's (exp/expression-parser.y, a yacc grammar whose
+ * precedence declarations are, lowest first: + -, * /, ^ (right), %,
+ * unary minus), so % binds tighter than * and ^ ("2*7%4" is 2*(7%4) = 6,
+ * "2^3%2" is 2^(3%2) = 2) and a sign tighter than everything ("-2^2" is
+ * (-2)^2 = 4).  fio has no unary plus.
+ *   expr  := mul   { ('+' | '-') mul }
+ *   mul   := power { ('*' | '/') power }
+ *   power := mod   [ '^' power ]
+ *   mod   := unary { '%' unary }
+ *   unary := '-' unary | atom
  *   atom  := NUMBER | '(' expr ')'        NUMBER: decimal or 0x hex
+ * Where fio's long long would wrap (undefined behaviour in its C), or it
+ * goes on after "divide by zero" with an undefined value, mpsim refuses.
  */
 
 #define MAX_NEST	32		/* parentheses deep */
@@ -93,37 +100,75 @@ static int ev_unary(struct ev *e, int64_t *out)
 	int r;
 
 	skip_blank(e);
-	if (*e->p == '-' || *e->p == '+') {
-		bool neg = *e->p++ == '-';
-
+	if (*e->p == '+')
+		return ev_error(e, "a '+' without a left operand (fio has "
+				"no unary plus)");
+	if (*e->p == '-') {
+		e->p++;
 		if (++e->nest > MAX_NEST)
 			return ev_error(e, "signs nest too deep");
 		r = ev_unary(e, out);
 		e->nest--;
 		if (r)
 			return r;
-		if (neg && *out == INT64_MIN)
+		if (*out == INT64_MIN)
 			return ev_error(e, "overflow");
-		if (neg)
-			*out = -*out;
+		*out = -*out;
 		return 0;
 	}
 	return ev_atom(e, out);
 }
 
-/* b^x for x >= 0, checked. */
+/* fio's '%': C's remainder, its sign that of the dividend. */
+static int ev_mod(struct ev *e, int64_t *out)
+{
+	int64_t y;
+	int r;
+
+	r = ev_unary(e, out);
+	while (!r) {
+		skip_blank(e);
+		if (*e->p != '%')
+			break;
+		e->p++;
+		r = ev_unary(e, &y);
+		if (r)
+			break;
+		if (!y)
+			return ev_error(e, "division by zero");
+		*out = y == -1 ? 0 : *out % y;	/* INT64_MIN % -1 traps */
+	}
+	return r;
+}
+
+/*
+ * b^x as fio's integer '^' gives it: x = 0 is 1 (0^0 too); x > 0 is b
+ * multiplied x times, whatever b is, so (-1)^3 = -1; x < 0 is fio's
+ * (long long)pow(b, x), which truncates to 0 unless |b| is 1 (0 to a
+ * negative power is infinite: refused).
+ */
 static int ev_pow(struct ev *e, int64_t b, int64_t x, int64_t *out)
 {
 	int64_t v = 1;
 
-	if (x < 0)
-		return ev_error(e, "a negative power");
-	while (x--) {
+	if (b == 1 || b == -1) {
+		*out = b == -1 && (x & 1) ? -1 : 1;
+		return 0;
+	}
+	if (x < 0) {
+		if (!b)
+			return ev_error(e, "0 to a negative power");
+		*out = 0;
+		return 0;
+	}
+	if (!b) {
+		*out = x ? 0 : 1;
+		return 0;
+	}
+	/* |b| >= 2: at most 63 rounds before an overflow */
+	while (x--)
 		if (__builtin_mul_overflow(v, b, &v))
 			return ev_error(e, "overflow");
-		if (v == 0 || v == 1)
-			break;
-	}
 	*out = v;
 	return 0;
 }
@@ -133,7 +178,7 @@ static int ev_power(struct ev *e, int64_t *out)
 	int64_t x;
 	int r;
 
-	r = ev_unary(e, out);
+	r = ev_mod(e, out);
 	if (r)
 		return r;
 	skip_blank(e);
@@ -147,7 +192,7 @@ static int ev_power(struct ev *e, int64_t *out)
 	return r ? r : ev_pow(e, *out, x, out);
 }
 
-static int ev_term(struct ev *e, int64_t *out)
+static int ev_mul(struct ev *e, int64_t *out)
 {
 	int64_t y;
 	char op;
@@ -157,7 +202,7 @@ static int ev_term(struct ev *e, int64_t *out)
 	while (!r) {
 		skip_blank(e);
 		op = *e->p;
-		if (op != '*' && op != '/' && op != '%')
+		if (op != '*' && op != '/')
 			break;
 		e->p++;
 		r = ev_power(e, &y);
@@ -171,7 +216,7 @@ static int ev_term(struct ev *e, int64_t *out)
 		} else if (*out == INT64_MIN && y == -1) {
 			return ev_error(e, "overflow");
 		} else {
-			*out = op == '/' ? *out / y : *out % y;
+			*out /= y;
 		}
 	}
 	return r;
@@ -183,14 +228,14 @@ static int ev_expr(struct ev *e, int64_t *out)
 	char op;
 	int r;
 
-	r = ev_term(e, out);
+	r = ev_mul(e, out);
 	while (!r) {
 		skip_blank(e);
 		op = *e->p;
 		if (op != '+' && op != '-')
 			break;
 		e->p++;
-		r = ev_term(e, &y);
+		r = ev_mul(e, &y);
 		if (r)
 			break;
 		if (op == '+' ? __builtin_add_overflow(*out, y, out)
