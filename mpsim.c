@@ -40,8 +40,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
 	if (argv[1][0] != '-') {
-		fprintf(stderr, "mpsim: unknown command '%s' (see mpsim --help)\n",
-			argv[1]);
+		mpsim_error("unknown command '%s' (see mpsim --help)", argv[1]);
 		return EXIT_BAD_INPUT;
 	}
 	/* Options without a command: one run. */

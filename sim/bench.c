@@ -56,7 +56,7 @@ static int bench_scenario(const char *name, const char *runtime)
 	if (scenario_load_builtin(&sc, name, err) ||
 	    scenario_set(&sc, "clock", "ktime", err) ||
 	    scenario_set(&sc, "runtime", runtime, err)) {
-		fprintf(stderr, "mpsim: bench: %s\n", err);
+		mpsim_error("bench: %s", err);
 		scenario_free(&sc);
 		return EXIT_FAILED;
 	}
@@ -70,7 +70,7 @@ static int bench_scenario(const char *name, const char *runtime)
 		bench_path_args(&sc, ps_types[i]);
 		t0 = wall_seconds();
 		if (run_scenario(&sc, 1, &res, err)) {
-			fprintf(stderr, "mpsim: bench: %s\n", err);
+			mpsim_error("bench: %s", err);
 			scenario_free(&sc);
 			return EXIT_FAILED;
 		}
@@ -100,7 +100,7 @@ int cmd_bench(int argc, char **argv)
 	int rc = EXIT_OK;
 
 	if (argc > 1) {
-		fprintf(stderr, "mpsim: bench: takes no options\n");
+		mpsim_error("bench: takes no options");
 		return EXIT_BAD_INPUT;
 	}
 	printf("mpsim %s bench: one thread, wall time, ktime clock\n\n"

@@ -249,7 +249,7 @@ int cli_emit(char *buf, size_t len)
 
 static int bad_input(const char *err)
 {
-	fprintf(stderr, "mpsim: %s\n", err);
+	mpsim_error("%s", err);
 	return EXIT_BAD_INPUT;
 }
 
@@ -307,7 +307,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
 		r = run_scenario_traced(&o.sc, o.seed, traced ? &tc : NULL,
 					&res, err);
 	if (r) {
-		fprintf(stderr, "mpsim: %s: %s\n", o.scenario_name, err);
+		mpsim_error("%s: %s", o.scenario_name, err);
 		cli_free_run(&o);
 		/* a trace that could not be written (-EIO) or a run that
 		 * cannot finish (-ERANGE) is a failed run */
@@ -390,7 +390,6 @@ int cmd_list(int argc, char **argv)
 			printf("%s\n", scenario_builtin_name(i));
 		return EXIT_OK;
 	}
-	fprintf(stderr, "mpsim: list: say 'selectors', 'scenarios' or "
-		"'options'\n");
+	mpsim_error("list: say 'selectors', 'scenarios' or 'options'");
 	return EXIT_BAD_INPUT;
 }

@@ -23,13 +23,13 @@ static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int bad(const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("mpsim: merge: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	mpsim_error("merge: %s", msg);
 	return EXIT_BAD_INPUT;
 }
 
@@ -202,9 +202,9 @@ int cmd_merge(int argc, char **argv)
 			goto out;
 		}
 		if (valid < in[i].n && !mpsim_quiet)
-			fprintf(stderr, "mpsim: merge: %s: ignoring %zu bytes of an "
-				"unfinished point at its end\n", in[i].name,
-				in[i].n - valid);
+			mpsim_error("merge: %s: ignoring %zu bytes of an "
+				    "unfinished point at its end", in[i].name,
+				    in[i].n - valid);
 		for (j = 0; j < (size_t)nb; j++) {
 			const char *p = in[i].buf + b[j].off;
 
@@ -226,17 +226,17 @@ int cmd_merge(int argc, char **argv)
 		free(b);
 	}
 	if (sweep_write_sorted(output, &sw, blk, len, err)) {
-		fprintf(stderr, "mpsim: merge: %s\n", err);
+		mpsim_error("merge: %s", err);
 		rc = EXIT_FAILED;
 		goto out;
 	}
 	rc = EXIT_OK;
 	if (have < sw.nr_points) {
 		missing_list(&sw, len, list, sizeof(list));
-		fprintf(stderr, "mpsim: merge: %s holds %llu of %llu points "
-			"(missing %s); the sweep's own command with --output=%s "
-			"runs the rest\n", output, (unsigned long long)have,
-			(unsigned long long)sw.nr_points, list, output);
+		mpsim_error("merge: %s holds %llu of %llu points (missing %s); "
+			    "the sweep's own command with --output=%s runs the "
+			    "rest", output, (unsigned long long)have,
+			    (unsigned long long)sw.nr_points, list, output);
 		rc = EXIT_FAILED;
 	}
 out:

@@ -328,12 +328,12 @@ int cmd_published(int argc, char **argv)
 			sens = true;
 		} else if (!strncmp(a, "--seed=", 7)) {
 			if (parse_uint(a + 7, &seed, err)) {
-				fprintf(stderr, "mpsim: --seed: %s\n", err);
+				mpsim_error("--seed: %s", err);
 				return EXIT_BAD_INPUT;
 			}
 		} else {
-			fprintf(stderr, "mpsim: published: unknown option "
-				"'%.40s' (--seed=N, --sensitivity)\n", a);
+			mpsim_error("published: unknown option '%.40s' "
+				    "(--seed=N, --sensitivity)", a);
 			return EXIT_BAD_INPUT;
 		}
 	}
@@ -347,7 +347,7 @@ int cmd_published(int argc, char **argv)
 	fclose(f);
 	if (r) {
 		free(buf);
-		fprintf(stderr, "mpsim: %s\n", err);
+		mpsim_error("%s", err);
 		return EXIT_BAD_INPUT;
 	}
 	return cli_emit(buf, len);

@@ -92,9 +92,17 @@ int input_error(char *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * A warning on stderr ("mpsim: warning: ..."), for input that is accepted
- * but changed or ignored, as the kernel's DMWARN.  Silenced when
- * mpsim_quiet is set (sweeps, tests).
+ * A message on stderr as one line, "mpsim: " and the formatted text: a
+ * control character in it (user text echoed back: a value, a file name,
+ * the head of a result file) is written escaped, \n, \t, \r or \xHH, so
+ * a message never spans two lines.  Every message goes through here.
+ */
+void mpsim_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * A warning on stderr ("mpsim: warning: ...", escaped as mpsim_error),
+ * for input that is accepted but changed or ignored, as the kernel's
+ * DMWARN.  Silenced when mpsim_quiet is set (sweeps, tests).
  */
 void mpsim_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int mpsim_quiet;

@@ -181,9 +181,8 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 	if (valid < n) {
 		/* a point torn by a crash, or a head never finished */
 		if (valid && !mpsim_quiet)
-			fprintf(stderr, "mpsim: %s: dropping %zu bytes of an "
-				"unfinished point at the end\n", so->path,
-				n - valid);
+			mpsim_error("%s: dropping %zu bytes of an unfinished "
+				    "point at the end", so->path, n - valid);
 		if (ftruncate(so->fd, (off_t)valid) || fsync(so->fd))
 			return sys_error(err, so->path, "cannot truncate");
 	}

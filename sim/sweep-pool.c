@@ -159,13 +159,11 @@ static void worker_died(struct worker *w)
 	waitpid(w->pid, &st, 0);
 	w->pid = 0;
 	if (WIFSIGNALED(st))
-		fprintf(stderr, "mpsim: sweep point %llu: worker killed by "
-			"signal %d\n", (unsigned long long)w->point,
-			WTERMSIG(st));
+		mpsim_error("sweep point %llu: worker killed by signal %d",
+			    (unsigned long long)w->point, WTERMSIG(st));
 	else
-		fprintf(stderr, "mpsim: sweep point %llu: worker exited with "
-			"status %d\n", (unsigned long long)w->point,
-			WEXITSTATUS(st));
+		mpsim_error("sweep point %llu: worker exited with status %d",
+			    (unsigned long long)w->point, WEXITSTATUS(st));
 }
 
 /*
@@ -274,8 +272,8 @@ int sweep_pool(const struct sweep *sw, const uint64_t *todo, uint64_t n,
 			msg[h.len] = '\0';
 			note_add(&notes, &h);
 			if (h.status) {
-				fprintf(stderr, "mpsim: sweep point %llu: %s\n",
-					(unsigned long long)h.point, msg);
+				mpsim_error("sweep point %llu: %s",
+					    (unsigned long long)h.point, msg);
 				/* a point whose run cannot finish (-ERANGE)
 				 * failed; any other is bad input */
 				if (rc != EXIT_FAILED)

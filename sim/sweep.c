@@ -122,7 +122,7 @@ static int on_done(void *ctx, uint64_t k, const char *blk, size_t len)
 	if (sweep_out_add(c->so, c->sw, k, blk, len, err)) {
 		if (c->pg.on)
 			fputc('\n', stderr);
-		fprintf(stderr, "mpsim: %s\n", err);
+		mpsim_error("%s", err);
 		return -1;
 	}
 	c->pg.done++;
@@ -148,7 +148,7 @@ static int run(const struct sweep *sw)
 	c.so = &so;
 	r = sweep_out_open(&so, sw, err);
 	if (r) {
-		fprintf(stderr, "mpsim: %s\n", err);
+		mpsim_error("%s", err);
 		sweep_out_close(&so);
 		return r == -EINVAL ? EXIT_BAD_INPUT : EXIT_FAILED;
 	}
@@ -166,7 +166,7 @@ static int run(const struct sweep *sw)
 	if (c.pg.on)
 		fputc('\n', stderr);
 	if (rc == EXIT_OK && sweep_out_finish(&so, sw, err)) {
-		fprintf(stderr, "mpsim: %s\n", err);
+		mpsim_error("%s", err);
 		rc = EXIT_FAILED;
 	}
 	free(todo);
@@ -272,7 +272,7 @@ int cmd_sweep(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (sweep_parse(&sw, argc, argv, err) || sweep_prepare(&sw, err)) {
-		fprintf(stderr, "mpsim: %s\n", err);
+		mpsim_error("%s", err);
 		sweep_free(&sw);
 		return EXIT_BAD_INPUT;
 	}

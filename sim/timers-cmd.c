@@ -392,7 +392,7 @@ int cmd_timers(int argc, char **argv)
 	int rc = EXIT_OK;
 
 	if (parse_opts(argc, argv, &o, &help, err)) {
-		fprintf(stderr, "mpsim: %s\n", err);
+		mpsim_error("%s", err);
 		return EXIT_BAD_INPUT;
 	}
 	if (help) {
@@ -400,9 +400,9 @@ int cmd_timers(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (o.mail && (o.hz_set || o.which_set || o.format_set)) {
-		fprintf(stderr, "mpsim: timers --mail covers HZ 100, 250 and "
-			"1000 and every wheel, as a table: drop --%s\n",
-			o.hz_set ? "hz" : o.which_set ? "wheel" : "format");
+		mpsim_error("timers --mail covers HZ 100, 250 and 1000 and "
+			    "every wheel, as a table: drop --%s",
+			    o.hz_set ? "hz" : o.which_set ? "wheel" : "format");
 		return EXIT_BAD_INPUT;
 	}
 	if (o.mail) {
@@ -412,26 +412,26 @@ int cmd_timers(int argc, char **argv)
 		/* check the period against the longest run first, so that a
 		 * bad one prints nothing */
 		if (run_wheels(&o, 1000, WHICH_LEVELS, &r, err)) {
-			fprintf(stderr, "mpsim: %s\n", err);
+			mpsim_error("%s", err);
 			return EXIT_BAD_INPUT;
 		}
 		run_free(&r);
 		m = out_mail(stdout, &o, buf);
 		if (m < 0) {
-			fprintf(stderr, "mpsim: %s\n", buf);
+			mpsim_error("%s", buf);
 			return EXIT_BAD_INPUT;
 		}
 		if (m)
 			rc = EXIT_FAILED;
 	} else {
 		if (run_wheels(&o, o.hz, o.which, &r, err)) {
-			fprintf(stderr, "mpsim: %s\n", err);
+			mpsim_error("%s", err);
 			return EXIT_BAD_INPUT;
 		}
 		if (o.which != WHICH_LEVELS &&
 		    same_firings(&r.v[0], &r.v[1], err)) {
-			fprintf(stderr, "mpsim: timers: classic and "
-				"classic+skip differ: %s\n", err);
+			mpsim_error("timers: classic and classic+skip "
+				    "differ: %s", err);
 			r.same = false;
 			rc = EXIT_FAILED;
 		}

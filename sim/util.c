@@ -23,6 +23,43 @@ int input_error(char *err, const char *fmt, ...)
 
 int mpsim_quiet;
 
+/* "mpsim: " prefix, the message with its control characters escaped, and
+ * one newline, in one write so that concurrent workers do not interleave. */
+static void print_line(const char *prefix, const char *fmt, va_list ap)
+{
+	char msg[1024], line[4 * sizeof(msg) + 32];
+	const unsigned char *c;
+	size_t n;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = (size_t)snprintf(line, sizeof(line), "mpsim: %s", prefix);
+	for (c = (const unsigned char *)msg; *c; c++) {
+		if (!iscntrl(*c))
+			line[n++] = (char)*c;
+		else if (*c == '\n')
+			n += (size_t)sprintf(line + n, "\\n");
+		else if (*c == '\t')
+			n += (size_t)sprintf(line + n, "\\t");
+		else if (*c == '\r')
+			n += (size_t)sprintf(line + n, "\\r");
+		else
+			n += (size_t)sprintf(line + n, "\\x%02x", *c);
+	}
+	line[n++] = '\n';
+	fflush(stderr);
+	fwrite(line, 1, n, stderr);
+	fflush(stderr);
+}
+
+void mpsim_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	print_line("", fmt, ap);
+	va_end(ap);
+}
+
 void mpsim_warn(const char *fmt, ...)
 {
 	va_list ap;
@@ -30,9 +67,7 @@ void mpsim_warn(const char *fmt, ...)
 	if (mpsim_quiet)
 		return;
 	va_start(ap, fmt);
-	fputs("mpsim: warning: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	print_line("warning: ", fmt, ap);
 	va_end(ap);
 }
 

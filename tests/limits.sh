@@ -29,7 +29,7 @@ expect_prefix() {
 	lines=$(wc -l <"$tmp/err")
 	if [ "$st" -ne "$want" ] || [ -s "$tmp/out" ] || [ "$lines" -ne 1 ] ||
 	    [ "$(head -c ${#prefix} "$tmp/err")" != "$prefix" ]; then
-		echo "limits: mpsim $*: want status $want, no stdout, one stderr line '$prefix...'"
+		printf '%s\n' "limits: mpsim $*: want status $want, no stdout, one stderr line '$prefix...'"
 		echo "  status $st, stdout $(wc -c <"$tmp/out") bytes, stderr $lines lines:"
 		sed 's/^/  | /' "$tmp/err" | head -5
 		fail=$((fail + 1))
@@ -86,6 +86,15 @@ truncate -s 1025K "$tmp/big.ini"
 expect_prefix 2 "mpsim: $tmp/big.ini: larger than 1 MiB, the limit" \
     --scenario="$tmp/big.ini"
 rm -f "$tmp/big.csv" "$tmp/big.log" "$tmp/big.ini"
+
+# Result files whose heads hold an escaped line break in a scenario's
+# name: merge echoes both names, escaped, on one line.
+printf '{"mpsim": {"version": "0.1.0", "sweep": "--scenario=a\\u000ab --iodepth=1,2"}}\n' \
+    >"$tmp/head1.json"
+printf '{"mpsim": {"version": "0.1.0", "sweep": "--scenario=c --iodepth=1,2"}}\n' \
+    >"$tmp/head2.json"
+expect_prefix 2 "mpsim: merge: $tmp/head1.json and $tmp/head2.json are from different scenarios (a\\nb, c)" \
+    merge --output="$tmp/merged.json" "$tmp/head1.json" "$tmp/head2.json"
 
 echo "limits: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
