@@ -1,4 +1,5 @@
 /* mpsim.c: main() and the choice of command; the commands live in sim/. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,7 +21,7 @@ static const struct command {
 	{ "published", cmd_published },
 };
 
-int main(int argc, char **argv)
+static int command(int argc, char **argv)
 {
 	unsigned i;
 
@@ -45,4 +46,26 @@ int main(int argc, char **argv)
 	}
 	/* Options without a command: one run. */
 	return cmd_run(argc, argv);
+}
+
+/*
+ * Whatever the command, its output must have reached stdout: a write that
+ * failed (a full disk, /dev/full, a closed descriptor) is exit status 1,
+ * said once (a command that saw it already returned 1 and said so).
+ */
+int main(int argc, char **argv)
+{
+	int rc = command(argc, argv), bad;
+
+	errno = 0;
+	bad = fflush(stdout) != 0;
+	bad |= ferror(stdout) != 0;
+	if (fclose(stdout))
+		bad = 1;
+	if (bad && rc == EXIT_OK) {
+		mpsim_error("writing output: %s", errno ? strerror(errno) :
+			    "a write to stdout failed");
+		rc = EXIT_FAILED;
+	}
+	return rc;
 }

@@ -96,5 +96,42 @@ printf '{"mpsim": {"version": "0.1.0", "sweep": "--scenario=c --iodepth=1,2"}}\n
 expect_prefix 2 "mpsim: merge: $tmp/head1.json and $tmp/head2.json are from different scenarios (a\\nb, c)" \
     merge --output="$tmp/merged.json" "$tmp/head1.json" "$tmp/head2.json"
 
+# Writes that fail: with stdout on /dev/full every command must exit 1
+# with one line on stderr ('mpsim: ...'); list, --help and --version
+# exited 0.
+expect_full() {
+	st=0
+	(cd "$dir/golden" && timeout 60 "$mpsim" "$@") \
+	    >/dev/full 2>"$tmp/err" </dev/null || st=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$st" -ne 1 ] || [ "$lines" -ne 1 ] ||
+	    [ "$(head -c 7 "$tmp/err")" != "mpsim: " ]; then
+		echo "limits: mpsim $* >/dev/full: want status 1, one stderr line"
+		echo "  status $st, stderr $lines lines:"
+		sed 's/^/  | /' "$tmp/err" | head -5
+		fail=$((fail + 1))
+	else
+		pass=$((pass + 1))
+	fi
+}
+if [ -c /dev/full ]; then
+	expect_full list selectors
+	expect_full list scenarios
+	expect_full --help
+	expect_full help
+	expect_full --version
+	expect_full sweep --help
+	expect_full merge --help
+	expect_full timers --help
+	expect_full --runtime=10ms
+	expect_full compare --runtime=10ms
+	expect_full sweep --iodepth=1,2 --runtime=1ms
+	expect_full sweep --iodepth=1,2 --runtime=1ms --list-runs
+	expect_full timers --runtime=1s
+else
+	echo "limits: /dev/full is not a device here; the write checks cannot run"
+	fail=$((fail + 1))
+fi
+
 echo "limits: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
