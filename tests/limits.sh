@@ -49,6 +49,11 @@ expect() {
 # 1e8 s each.  Without the limit the clock wraps past 2^64 ns.
 expect 1 --iodepth=1 --runtime=0 --number_ios=200 --thinktime=100000000s
 expect 1 compare --iodepth=1 --runtime=0 --number_ios=200 --thinktime=100000000s
+# dm-delay's table takes up to 2^32-1 ms; from 2^31 ms msecs_to_jiffies()
+# gives MAX_JIFFY_OFFSET, forever: the run waits for its bios past the
+# clock's limit (the timer's instant saturated at 2^64 ns before, and the
+# clock wrapped after it).
+expect 1 --delay=2147483648 --runtime=0 --number_ios=10
 
 # merge says what it could not read as every message of merge does
 expect_prefix 2 "mpsim: merge: no-such-file: No such file" \
