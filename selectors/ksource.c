@@ -254,26 +254,15 @@ static int write_file(const char *path, const char *text, size_t n)
 	return ok ? 0 : -1;
 }
 
+/* The selector's file: a regular text file (a FIFO or directory is
+ * refused without blocking) of at most KSRC_MAX_BYTES. */
 static char *read_source(const char *path, size_t *n, char *err)
 {
-	FILE *f = fopen(path, "rb");
 	char *text;
 
-	if (!f) {
-		input_error(err, "cannot read '%s': %s", path,
-			    strerror(errno));
+	if (read_text_file(path, KSRC_MAX_BYTES, "C source file", &text, n,
+			   err))
 		return NULL;
-	}
-	text = xmalloc(KSRC_MAX_BYTES + 1);
-	*n = fread(text, 1, KSRC_MAX_BYTES + 1, f);
-	fclose(f);
-	if (*n > KSRC_MAX_BYTES || memchr(text, '\0', *n)) {
-		free(text);
-		input_error(err, "'%s' is not a C source file "
-			    "(binary, or over %u bytes)", path, KSRC_MAX_BYTES);
-		return NULL;
-	}
-	text[*n] = '\0';
 	return text;
 }
 

@@ -67,6 +67,7 @@ expect 2 --scenario="$tmp/fifo"
 expect 2 --job="$tmp/fifo"
 expect 2 --read_iolog="$tmp/fifo"
 expect 2 --read_iolog="$tmp"
+expect 2 --selector-source="$tmp/fifo"
 expect_prefix 2 "mpsim: merge: /dev/zero: a device" \
     merge --output="$tmp/merged.csv" /dev/zero
 expect_prefix 2 "mpsim: merge: $tmp: a directory" \
