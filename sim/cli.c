@@ -2,8 +2,10 @@
  * cli.c: option handling shared by the commands, and the commands that
  * run a scenario (run, compare) or describe what is built in (list).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../selectors/ksource.h"
 #include "../selectors/selector.h"
@@ -60,6 +62,9 @@ void cli_usage(FILE *f)
 "                         --kthread_poll=mainline|busy\n"
 "  --timer_wheel=levels|classic   --workqueue_latency=DURATION\n"
 "  --fail='PATH at TIME'  --reinstate='PATH at TIME'   scripted path events\n"
+"  --interval=DURATION    per-path time series: long-form CSV with\n"
+"                         --series=FILE, or under each path with --format=json\n"
+"  --lat_hist=FILE        the latency histograms as CSV, for CDF figures\n"
 "  fio options, applied to every job: --iodepth (--depth), --numjobs, --bs,\n"
 "  --rw, --rwmixread, --number_ios, --runtime, --ramp_time, --rate_iops,\n"
 "  --rate_process=linear|poisson, --ioengine, and any fio job option\n"
@@ -254,6 +259,135 @@ static int bad_input(const char *err)
 }
 
 /*
+ * Write len bytes of buf to path whole or not at all: into path.tmp,
+ * then rename()d over path.  Returns an exit code.
+ */
+static int write_whole(const char *what, const char *path, const char *buf,
+		       size_t len)
+{
+	size_t n = strlen(path) + sizeof(".tmp");
+	char *tmp = xmalloc(n);
+	FILE *f;
+	int ok;
+
+	snprintf(tmp, n, "%s.tmp", path);
+	f = fopen(tmp, "w");
+	ok = f && fwrite(buf, 1, len, f) == len;
+	if (f && fclose(f))
+		ok = 0;
+	if (ok && rename(tmp, path))
+		ok = 0;
+	if (!ok) {
+		fprintf(stderr, "mpsim: %s: cannot write %s: %s\n", what, path,
+			strerror(errno));
+		remove(tmp);
+	}
+	free(tmp);
+	return ok ? EXIT_OK : EXIT_FAILED;
+}
+
+/* a and b (NULL-terminated lists) in one list; free() it. */
+static const char **opt_lists(const char *const *a, const char *const *b)
+{
+	size_t na = 0, nb = 0;
+	const char **l;
+
+	while (a[na])
+		na++;
+	while (b[nb])
+		nb++;
+	l = xcalloc(na + nb + 1, sizeof(*l));
+	memcpy(l, a, na * sizeof(*l));
+	memcpy(l + na, b, nb * sizeof(*l));
+	return l;
+}
+
+/* The options run and compare handle themselves, beside the run's. */
+struct run_extra {
+	const char *columns;		/* compare --columns */
+	const char *series;		/* --series=FILE */
+	const char *lat_hist;		/* --lat_hist=FILE */
+	struct run_watch watch;		/* --interval, the progress line */
+};
+
+static int extra_parse(int argc, char **argv, bool compare, enum out_format fmt,
+		       struct run_extra *x, char *err)
+{
+	const char *interval = NULL;
+	int i, used;
+
+	for (i = 1; i < argc; i += used) {
+		const char *key, *val;
+		size_t klen;
+
+		used = cli_option(argc, argv, i, &key, &klen, &val, err);
+		if (used < 0)
+			return 0;	/* cli_parse_run has said what is wrong */
+		if (compare && key_is(key, klen, "columns"))
+			x->columns = val ? val : "";
+		else if (key_is(key, klen, "interval"))
+			interval = val ? val : "";
+		else if (key_is(key, klen, "series"))
+			x->series = val ? val : "";
+		else if (key_is(key, klen, "lat_hist"))
+			x->lat_hist = val ? val : "";
+	}
+	if (x->lat_hist && !*x->lat_hist)
+		return input_error(err, "--lat_hist: needs a file name");
+	if (x->series && !*x->series)
+		return input_error(err, "--series: needs a file name");
+	if (x->series && !interval)
+		return input_error(err, "--series: needs --interval=DURATION");
+	if (!interval)
+		return 0;
+	if (parse_duration(interval, NSEC_PER_SEC, &x->watch.interval, err))
+		return input_error(err, "--interval: '%s' is not a duration",
+				   interval);
+	if (!x->watch.interval)
+		return input_error(err, "--interval: must be longer than 0");
+	/* the series goes where it has room: a file, or under each path in
+	 * a run's JSON */
+	if (!x->series && (compare || fmt != FMT_JSON))
+		return input_error(err, "--interval: write the series with "
+				   "--series=FILE%s", compare ? "" :
+				   " or --format=json");
+	return 0;
+}
+
+/* What a CSV side file holds: its head, and the rows of one run. */
+typedef void csv_head_fn(FILE *f, const struct provenance *pv);
+typedef void csv_rows_fn(FILE *f, const char *selector, const char *clock,
+			 const struct run_result *r);
+
+/* A side file of the run, or of each comparison column, written whole. */
+static int side_file(const char *what, const char *file, csv_head_fn *head,
+		     csv_rows_fn *rows, const struct provenance *pv,
+		     const struct scenario *sc, const struct run_result *res,
+		     const struct compare_result *cr)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	unsigned c;
+	int rc;
+
+	if (!mem) {
+		perror("mpsim");
+		abort();
+	}
+	head(mem, pv);
+	if (res)
+		rows(mem, sc->selector, start_clock_name(sc->clock), res);
+	for (c = 0; cr && c < cr->nr_cols; c++)
+		rows(mem, cr->cols[c]->selector,
+		     start_clock_name(cr->cols[c]->clock), &cr->runs[c]);
+	fclose(mem);
+	rc = write_whole(what, file, buf, len);
+	free(buf);
+	return rc;
+}
+
+/*
  * One run or one comparison.  Output is built in memory and written only
  * when complete, so bad input found late (selector arguments are checked
  * when the run builds its selector) never leaves half a table on stdout.
@@ -264,48 +398,50 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	struct compare_result cr;
 	struct provenance pv;
 	struct run_result res;
+	struct run_extra x = { 0 };
 	struct run_opts o;
 	size_t len = 0;
 	FILE *mem;
-	int r;
+	int r, rc = EXIT_OK;
 
-	static const char *const compare_opts[] = { "columns", NULL };
-	const char *columns = NULL;
+	static const char *const own_opts[] = {
+		"interval", "series", "lat_hist", NULL
+	};
+	static const char *const compare_opts[] = {
+		"columns", "interval", "series", "lat_hist", NULL
+	};
+	const char **run_opts;
 	struct trace_conf tc;
 	bool traced;
-	int i, used;
 
-	/* --columns belongs to compare alone */
-	for (i = 1; compare && i < argc; i += used) {
-		const char *key, *val;
-		size_t klen;
-
-		used = cli_option(argc, argv, i, &key, &klen, &val, err);
-		if (used < 0)
-			break;		/* cli_parse_run says what is wrong */
-		if (klen == 7 && !strncmp(key, "columns", 7))
-			columns = val ? val : "";
-	}
 	/* the trace options belong to run alone */
 	memset(&tc, 0, sizeof(tc));
 	if (!compare && trace_conf_parse(argc, argv, &tc, err))
 		return bad_input(err);
+	run_opts = opt_lists(own_opts, trace_option_names);
 	/* o is freed below whichever check fails */
 	memset(&o, 0, sizeof(o));
 	r = compare ? compare_refuse(argc, argv, err) : 0;
 	if (!r)
-		r = cli_parse_run(argc, argv, &o, compare ? compare_opts :
-				  trace_option_names, err);
+		r = cli_parse_run(argc, argv, &o,
+				  compare ? compare_opts :
+				  (const char *const *)run_opts, err);
+	free(run_opts);
+	if (!r)
+		r = extra_parse(argc, argv, compare, o.format, &x, err);
 	if (r) {
 		cli_free_run(&o);
 		return bad_input(err);
 	}
 	traced = !compare && (tc.file || tc.blktrace);
+	x.watch.trace = traced ? &tc : NULL;
+	/* a single run shows fio's status line on a terminal */
+	x.watch.progress = !compare && isatty(STDERR_FILENO);
 	if (compare)
-		r = compare_run(&o.sc, o.seed, columns, &cr, err);
+		r = compare_run_watched(&o.sc, o.seed, x.columns, &x.watch,
+					&cr, err);
 	else
-		r = run_scenario_traced(&o.sc, o.seed, traced ? &tc : NULL,
-					&res, err);
+		r = run_scenario_watched(&o.sc, o.seed, &x.watch, &res, err);
 	if (r) {
 		mpsim_error("%s: %s", o.scenario_name, err);
 		cli_free_run(&o);
@@ -323,6 +459,14 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	pv.scenario = o.scenario_name;
 	pv.seed = o.seed;
 	pv.options = o.options;
+	if (x.series)
+		rc = side_file("--series", x.series, series_csv_head,
+			       series_csv, &pv, &o.sc, compare ? NULL : &res,
+			       compare ? &cr : NULL);
+	if (x.lat_hist && rc == EXIT_OK)
+		rc = side_file("--lat_hist", x.lat_hist, hist_csv_head,
+			       hist_csv, &pv, &o.sc, compare ? NULL : &res,
+			       compare ? &cr : NULL);
 	mem = open_memstream(&buf, &len);
 	if (!mem) {
 		perror("mpsim");
@@ -337,6 +481,10 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	}
 	fclose(mem);
 	cli_free_run(&o);
+	if (rc != EXIT_OK) {
+		free(buf);
+		return rc;
+	}
 	return cli_emit(buf, len);
 }
 

@@ -115,6 +115,13 @@ static int compare_pick(const struct scenario *sc, const char *columns,
 int compare_run(const struct scenario *sc, uint64_t seed, const char *columns,
 		struct compare_result *cr, char *err)
 {
+	return compare_run_watched(sc, seed, columns, NULL, cr, err);
+}
+
+int compare_run_watched(const struct scenario *sc, uint64_t seed,
+			const char *columns, const struct run_watch *w,
+			struct compare_result *cr, char *err)
+{
 	unsigned i, n;
 	int r;
 
@@ -143,7 +150,7 @@ int compare_run(const struct scenario *sc, uint64_t seed, const char *columns,
 				col.selector_args[0] = '\0';
 		}
 		col.clock = c->clock;
-		r = run_scenario(&col, seed, &cr->runs[i], err);
+		r = run_scenario_watched(&col, seed, w, &cr->runs[i], err);
 		scenario_free(&col);
 		if (r) {
 			compare_free(cr);
@@ -183,6 +190,13 @@ static double share(const struct run_result *r, unsigned p)
 static double iops(const struct run_result *r)
 {
 	return report_rate(r->total.ios, r->window);
+}
+
+/* The path's utilization: the fraction of the window it had an I/O in
+ * service (iostat's %util). */
+static double busy(const struct run_result *r, unsigned p)
+{
+	return report_ratio(r->path[p].busy, r->window);
 }
 
 static void compare_table(FILE *f, const struct provenance *pv,
@@ -260,7 +274,7 @@ static void compare_csv(FILE *f, const struct provenance *pv,
 		pv->scenario, (unsigned long long)pv->seed,
 		pv->options && *pv->options ? ", options: " : "",
 		pv->options ? pv->options : "");
-	fputs("path,column,selector,clock,share,best,iops\n", f);
+	fputs("path,column,selector,clock,share,best,iops,busy\n", f);
 	for (i = 0; i <= r0->nr_paths; i++)
 		for (c = 0; c < cr->nr_cols; c++) {
 			csv_field(f, i < r0->nr_paths ? r0->names[i] : "total");
@@ -268,10 +282,11 @@ static void compare_csv(FILE *f, const struct provenance *pv,
 				cr->cols[c]->selector,
 				start_clock_name(cr->cols[c]->clock));
 			if (i < r0->nr_paths)
-				fprintf(f, "%.6f,%.6f,\n", share(&cr->runs[c], i),
-					r0->best[i]);
+				fprintf(f, "%.6f,%.6f,,%.6f\n",
+					share(&cr->runs[c], i), r0->best[i],
+					busy(&cr->runs[c], i));
 			else
-				fprintf(f, "%.6f,,%.3f\n", 1.0,
+				fprintf(f, "%.6f,,%.3f,\n", 1.0,
 					iops(&cr->runs[c]));
 		}
 }
@@ -302,6 +317,10 @@ static void compare_json(FILE *f, const struct provenance *pv,
 		for (c = 0; c < cr->nr_cols; c++)
 			fprintf(f, "%s\"%s\": %.6f", c ? ", " : "",
 				cr->cols[c]->key, share(&cr->runs[c], i));
+		fputs("}, \"busy\": {", f);
+		for (c = 0; c < cr->nr_cols; c++)
+			fprintf(f, "%s\"%s\": %.6f", c ? ", " : "",
+				cr->cols[c]->key, busy(&cr->runs[c], i));
 		fputs("}}", f);
 	}
 	fputs("]}\n", f);

@@ -97,6 +97,10 @@ struct sim_path {
 	uint64_t inflight;		/* start_io'd, not yet end_io'd */
 	sim_ns busy_since;		/* when busy last went 0 -> 1 */
 	struct path_stats *stats;	/* into the run result */
+	uint64_t inflight_t_in;		/* sum of the start_io times, and */
+	uint64_t inflight_t_out;	/* of the end_io times (mod 2^64): the
+					   integral of inflight from both and
+					   now (sim/series.c) */
 };
 
 /* What an EV_PATH_EVENT does (sim/fault.c, sim/mpath.c). */
@@ -187,6 +191,10 @@ struct sim {
 	struct path_ev *pev;		/* scenario's fail/reinstate events */
 	struct delay_cpu *delay_cpu;	/* dm-delay's timer base; NULL: none */
 	struct tracer *tr;		/* --trace/--blktrace; NULL: none */
+	sim_ns mark;			/* the EV_MARK event pending, or
+					   UINT64_MAX: none */
+	struct series *series;		/* --interval, else NULL */
+	struct run_progress *progress;	/* on a terminal, else NULL */
 };
 
 /* ---- sim/path.c ---- */
@@ -273,6 +281,9 @@ void sim_stats_open(struct sim *s);
  * fio's runtime ends when its last job does. */
 void sim_job_done(struct sim *s);
 struct sim_io *sim_io_get(struct sim *s);
+/* Have an EV_MARK at t (interval boundaries, the progress line) unless
+ * one is due no later. */
+void sim_mark_at(struct sim *s, sim_ns t);
 void sim_io_put(struct sim *s, struct sim_io *io);
 /* The run cannot finish (a limit of sim.h is passed): it stops, and
  * run_scenario() fails with this message. */

@@ -11,7 +11,7 @@
 /* ORDER EV */
 const char *const ev_kind_name[EV_NR_KINDS] = {
 	"dev-arrive", "dev-done", "job-arrival", "ramp-end", "run-end",
-	"path-event", "delay-wake", "job-wake",
+	"path-event", "delay-wake", "job-wake", "mark",
 };
 
 void evq_init(struct evq *q)

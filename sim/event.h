@@ -26,6 +26,8 @@ enum ev_kind {
 	EV_PATH_EVENT,		/* a scripted fail/reinstate of a path */
 	EV_DELAY_WAKE,		/* a dm-delay layer polls or its timer fires */
 	EV_JOB_WAKE,		/* a job's own timer (thinktime, replay) */
+	EV_MARK,		/* an interval boundary or a look at the
+				   wall clock (sim_mark); not counted */
 	EV_NR_KINDS
 };
 

@@ -13,6 +13,8 @@
 
 #include "delay.h"
 #include "engine.h"
+#include "progress.h"
+#include "series.h"
 
 struct sim_io *sim_io_get(struct sim *s)
 {
@@ -82,6 +84,7 @@ void sim_stats_open(struct sim *s)
 		path_stats_open(&s->paths[i]);
 	for (i = 0; i < s->nr_jobs; i++)
 		job_window_open(&s->jobs[i]);
+	series_open(s);
 }
 
 void sim_job_done(struct sim *s)
@@ -89,6 +92,51 @@ void sim_job_done(struct sim *s)
 	assert(s->jobs_running);
 	if (!--s->jobs_running)
 		s->stop = true;
+}
+
+static int mark_match(const struct event *e, void *arg)
+{
+	return e->kind == EV_MARK;
+}
+
+/* At most one EV_MARK is ever queued, so that a mark found alone in the
+ * queue is known to be past the run's last event (sim_loop). */
+void sim_mark_at(struct sim *s, sim_ns t)
+{
+	if (t >= s->mark)
+		return;
+	if (s->mark != UINT64_MAX)
+		evq_remove_if(&s->q, mark_match, NULL);	/* rare: O(n) */
+	s->mark = t;
+	sim_schedule(s, t, EV_MARK, NULL);
+}
+
+/*
+ * EV_MARK: close the intervals that end now and look at the wall clock,
+ * then ask for the next mark.  Marks cost the loop nothing when neither
+ * is on, and change no result when they are: they move no other event
+ * and are not counted.  A mark with nothing left after it is past the
+ * run's last event and does nothing (the loop leaves the clock where the
+ * run ended).
+ */
+static void sim_mark(struct sim *s, sim_ns t)
+{
+	sim_ns next = UINT64_MAX;
+
+	assert(t == s->mark);
+	s->mark = UINT64_MAX;
+	if (s->series) {
+		series_advance(s, t);
+		next = s->series->next;
+	}
+	if (s->progress) {
+		if (t >= s->progress->next)
+			progress_tick(s, t);
+		if (s->progress->next < next)
+			next = s->progress->next;
+	}
+	if (next != UINT64_MAX)
+		sim_mark_at(s, next);
 }
 
 void sim_loop(struct sim *s)
@@ -99,9 +147,8 @@ void sim_loop(struct sim *s)
 	if (s->stats_from == s->now && !s->measuring)
 		sim_stats_open(s);
 	while (!s->stop && evq_pop(&s->q, &e)) {
-#ifdef MPSIM_DEBUG
 		sim_ns before = s->now;
-#endif
+
 		/* the clock never passes its limit, so that no sum can wrap
 		 * (sim.h); a run still going there cannot finish */
 		if (__builtin_expect(e.time > SIM_CLOCK_MAX, 0)) {
@@ -146,6 +193,15 @@ void sim_loop(struct sim *s)
 			break;
 		case EV_DELAY_WAKE:
 			delay_wake(s, e.obj);
+			break;
+		case EV_MARK:
+			n--;
+			/* the last event: the run ended before it */
+			if (!s->q.n) {
+				s->now = before;
+				break;
+			}
+			sim_mark(s, e.time);
 			break;
 		default:
 			abort();

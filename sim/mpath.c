@@ -187,6 +187,7 @@ void mpath_map(struct mpath *m, struct sim_io *io)
 		m->ps.type->start_io(&m->ps, pp, io->bytes, s->now);
 	p->stats->starts++;
 	p->inflight++;
+	p->inflight_t_in += s->now;
 	s->outstanding++;
 	path_submit(p, io);
 }
@@ -340,6 +341,7 @@ void mpath_end_io(struct mpath *m, struct sim_io *io, int error)
 	/* the end_io sample, and for a success dm's completion (below) */
 	trace_hook(s, trace_io_end(s->tr, io, error));
 	p->inflight--;
+	p->inflight_t_out += s->now;
 	s->outstanding--;
 	s->res->ios_simulated++;
 	if (__builtin_expect(error != 0, 0)) {

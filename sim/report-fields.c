@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "stats.h"
 
 /* Which rows a field applies to. */
 enum {
@@ -280,6 +281,10 @@ static void put_row(struct out *o, const struct out_row *w,
 	for (fl = 0; fl < NR_FIELDS; fl++)
 		if (o->fmt == FMT_CSV || fl != name)
 			put_field(o, fl, w, r);
+	/* --interval's series, under each path and the total */
+	if (o->fmt == FMT_JSON && r->series && w->kind != R_JOB)
+		series_json(o->f, r, w->kind == R_PATH ?
+			    (unsigned)(w->st - r->path) : r->nr_paths);
 	fputs(o->fmt == FMT_JSON ? "}" : "\n", o->f);
 }
 
@@ -346,6 +351,8 @@ void report_run_rows(FILE *f, enum out_format fmt, const struct run_result *r)
 		}
 		return;
 	}
+	if (r->series)
+		series_json_meta(f, r);
 	fputs(",\n \"paths\": [", f);
 	for (i = 0; i < r->nr_paths; i++) {
 		fputs(i ? ",\n  " : "\n  ", f);

@@ -57,9 +57,33 @@ struct compare_result {
  */
 int compare_run(const struct scenario *sc, uint64_t seed, const char *columns,
 		struct compare_result *cr, char *err);
+/* The same, each column's run watched as w says (run_scenario_watched). */
+struct run_watch;
+int compare_run_watched(const struct scenario *sc, uint64_t seed,
+			const char *columns, const struct run_watch *w,
+			struct compare_result *cr, char *err);
 void compare_free(struct compare_result *cr);
 void report_compare(FILE *f, enum out_format fmt, const struct provenance *pv,
 		    const struct scenario *sc, const struct compare_result *cr);
+
+/* ---- the time series of a run (sim/report-series.c) ---- */
+
+/* The series file's comment line and header. */
+void series_csv_head(FILE *f, const struct provenance *pv);
+/* r's series, one row per interval and path plus a "total" row. */
+void series_csv(FILE *f, const char *selector, const char *clock,
+		const struct run_result *r);
+/* JSON: the series' interval and estimate name (a top-level member), and
+ * path p's series (nr_paths: the total's) as a member of its object. */
+void series_json_meta(FILE *f, const struct run_result *r);
+void series_json(FILE *f, const struct run_result *r, unsigned p);
+
+/* ---- the latency histograms of a run (sim/report-hist.c) ---- */
+
+void hist_csv_head(FILE *f, const struct provenance *pv);
+/* r's histograms: per path, then the total, a row per non-empty bucket. */
+void hist_csv(FILE *f, const char *selector, const char *clock,
+	      const struct run_result *r);
 
 /* Write s as a JSON string literal (quotes, escapes). */
 void json_string(FILE *f, const char *s);

@@ -5,7 +5,9 @@
 
 #include "delay.h"
 #include "engine.h"
+#include "progress.h"
 #include "run.h"
+#include "series.h"
 #include "../workloads/job.h"
 
 /*
@@ -174,13 +176,24 @@ static void sim_free(struct sim *s)
 int run_scenario(const struct scenario *sc, uint64_t seed,
 		 struct run_result *res, char *err)
 {
-	return run_scenario_traced(sc, seed, NULL, res, err);
+	return run_scenario_watched(sc, seed, NULL, res, err);
 }
 
 int run_scenario_traced(const struct scenario *sc, uint64_t seed,
 			const struct trace_conf *tc, struct run_result *res,
 			char *err)
 {
+	struct run_watch w = { .trace = tc };
+
+	return run_scenario_watched(sc, seed, &w, res, err);
+}
+
+int run_scenario_watched(const struct scenario *sc, uint64_t seed,
+			 const struct run_watch *w, struct run_result *res,
+			 char *err)
+{
+	const struct trace_conf *tc = w ? w->trace : NULL;
+	struct run_progress pg = { 0 };
 	struct sim s;
 	uint64_t nr_io = 0;
 	sim_ns runtime = 0, ramp = 0;
@@ -192,6 +205,7 @@ int run_scenario_traced(const struct scenario *sc, uint64_t seed,
 	s.sc = sc;
 	s.res = res;
 	s.start = s.now = sc->uptime;
+	s.mark = UINT64_MAX;
 	evq_init(&s.q);
 
 	s.nr_paths = sc->nr_paths;
@@ -229,6 +243,14 @@ int run_scenario_traced(const struct scenario *sc, uint64_t seed,
 		}
 	}
 	job_units_setup(&s, res);
+	if (w && w->interval) {
+		r = series_check(w->interval, runtime, err);
+		if (r) {
+			sim_free(&s);
+			run_result_free(res);
+			return r;
+		}
+	}
 	s.io_mem = xcalloc(nr_io, sizeof(*s.io_mem));
 	for (i = 0; i < nr_io; i++)
 		sim_io_put(&s, &s.io_mem[i]);
@@ -242,6 +264,12 @@ int run_scenario_traced(const struct scenario *sc, uint64_t seed,
 		return r;
 	}
 
+	if (w && w->interval) {
+		res->series = series_new(w->interval, s.nr_paths);
+		s.series = res->series;
+	}
+	if (w && w->progress)
+		progress_start(&s, &pg);
 	if (ramp)
 		sim_schedule(&s, s.stats_from, EV_RAMP_END, NULL);
 	if (runtime)
@@ -261,6 +289,8 @@ int run_scenario_traced(const struct scenario *sc, uint64_t seed,
 		return -ERANGE;
 	}
 	res->late_events = fault_pending(&s);
+	progress_end(&s);
+	series_close(&s);
 	mpath_stats_close(&s.mp);
 	for (i = 0; i < s.nr_jobs; i++)
 		res->issued += s.jobs[i].issued;

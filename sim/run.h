@@ -5,6 +5,7 @@
 #ifndef MPSIM_RUN_H
 #define MPSIM_RUN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "scenario.h"
@@ -33,6 +34,18 @@ int run_scenario_traced(const struct scenario *sc, uint64_t seed,
  */
 void run_warn(const struct scenario *sc, const struct run_result *r,
 	      const char *label);
+
+/* What a run may record beyond its totals; none of it changes them. */
+struct run_watch {
+	sim_ns interval;	/* --interval: res->series, 0: none */
+	bool progress;		/* the status line on stderr (a terminal) */
+	const struct trace_conf *trace;	/* --trace, --blktrace; NULL: none */
+};
+
+/* run_scenario() watched as w says (NULL: not at all). */
+int run_scenario_watched(const struct scenario *sc, uint64_t seed,
+			 const struct run_watch *w, struct run_result *res,
+			 char *err);
 
 /* The capacity share of each path ("Best"): slots / mean cost, normalised;
  * an unbounded path counts as one slot per mean cost. */

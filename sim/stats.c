@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "series.h"
 #include "stats.h"
 
 uint64_t lat_bucket_lo(unsigned b)
@@ -53,28 +54,36 @@ double lat_mean(const struct lat_hist *h)
 
 double lat_quantile(const struct lat_hist *h, double q)
 {
+	return lat_buckets_quantile(h->bucket, 0, LAT_BUCKETS - 1, h->count, q,
+				    h->min, h->max);
+}
+
+double lat_buckets_quantile(const uint64_t *bucket, unsigned lo, unsigned hi,
+			    uint64_t count, double q, uint64_t min,
+			    uint64_t max)
+{
 	uint64_t rank, seen = 0;
 	unsigned b;
 	double v;
 
-	if (!h->count)
+	if (!count)
 		return 0.0;
-	rank = (uint64_t)ceil(q * (double)h->count);
+	rank = (uint64_t)ceil(q * (double)count);
 	if (rank < 1)
 		rank = 1;
-	if (rank > h->count)
-		rank = h->count;
-	for (b = 0; b < LAT_BUCKETS; b++) {
-		seen += h->bucket[b];
+	if (rank > count)
+		rank = count;
+	for (b = lo; b < hi; b++) {
+		seen += bucket[b];
 		if (seen >= rank)
 			break;
 	}
 	/* The bucket's midpoint halves the worst-case error. */
 	v = ((double)lat_bucket_lo(b) + (double)lat_bucket_hi(b)) / 2.0;
-	if (v < (double)h->min)
-		v = (double)h->min;
-	if (v > (double)h->max)
-		v = (double)h->max;
+	if (v < (double)min)
+		v = (double)min;
+	if (v > (double)max)
+		v = (double)max;
 	return v;
 }
 
@@ -177,6 +186,7 @@ void run_result_free(struct run_result *r)
 	for (i = 0; i < r->nr_jobs; i++)
 		stats_free(&r->job[i].st);
 	stats_free(&r->total);
+	series_free(r->series);
 	free(r->names);
 	free(r->best);
 	free(r->path);

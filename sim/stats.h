@@ -12,6 +12,8 @@
 #include "scenario.h"
 #include "sim.h"
 
+struct series;
+
 #define LAT_SUB_BITS	7			/* 128 buckets per octave */
 #define LAT_SUB		(1u << LAT_SUB_BITS)
 #define LAT_OCTAVES	(64 - LAT_SUB_BITS)	/* covers all of u64 ns */
@@ -35,6 +37,12 @@ double lat_mean(const struct lat_hist *h);
  * bucket holding the ceil(q*count)-th smallest sample, clamped to
  * [min, max].  0 when empty. */
 double lat_quantile(const struct lat_hist *h, double q);
+/* The same from buckets lo..hi (every sample of count lies there), the
+ * value clamped to [min, max]: a histogram's part, or a difference of
+ * two states of one histogram (sim/series.c). */
+double lat_buckets_quantile(const uint64_t *bucket, unsigned lo, unsigned hi,
+			    uint64_t count, double q, uint64_t min,
+			    uint64_t max);
 
 /*
  * Bucket layout: values below LAT_SUB are exact (octave 0).  A larger
@@ -171,6 +179,7 @@ struct run_result {
 	uint64_t left_inflight;		/* below the multipath device at the end */
 	unsigned late_events;		/* scripted fail/reinstate events the
 					   run ended before */
+	struct series *series;		/* --interval's, else NULL */
 };
 
 void run_result_alloc(struct run_result *r, unsigned nr_paths);

@@ -1,0 +1,101 @@
+/*
+ * progress.c: the status line of progress.h, in fio's shape:
+ *     mpsim: [45.5%][sim 5.00/11.00 s][59.7k IOPS][eta 00m:06s]
+ * The done fraction is the simulated time over the run's length when it
+ * has one (runtime), else the I/Os issued over the jobs' number_ios;
+ * IOPS are the simulated ones since the last line.
+ */
+#include <stdio.h>
+
+#include "engine.h"
+#include "progress.h"
+
+/* The line appears after this much wall time, then refreshes at this
+ * period (fio's default status interval is one second too). */
+#define PROGRESS_AFTER_S	1.0
+#define PROGRESS_EVERY_S	0.5
+
+static double wall_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+void progress_start(struct sim *s, struct run_progress *pg)
+{
+	clock_gettime(CLOCK_MONOTONIC, &pg->t0);
+	pg->next = s->now + PROGRESS_STEP;
+	pg->last_at = s->now;
+	s->progress = pg;
+	sim_mark_at(s, pg->next);
+}
+
+/* The fraction of the run done, or -1 when it has no known length. */
+static double done_fraction(const struct sim *s)
+{
+	uint64_t issued = 0, limit = 0;
+	unsigned i;
+
+	if (s->end != UINT64_MAX)
+		return (double)(s->now - s->start) / (double)(s->end - s->start);
+	for (i = 0; i < s->nr_jobs; i++) {
+		if (s->jobs[i].limit == UINT64_MAX)
+			return -1;
+		issued += s->jobs[i].issued;
+		limit += s->jobs[i].limit;
+	}
+	return limit ? (double)issued / (double)limit : -1;
+}
+
+static void progress_show(struct sim *s, struct run_progress *pg, double wall)
+{
+	double f = done_fraction(s), iops = 0;
+	char pct[16] = "--.-%", eta[24] = "--m:--s", line[112];
+	sim_ns dt = s->now - pg->last_at;
+
+	if (dt)
+		iops = (double)(s->res->ios_simulated - pg->last_ios) * 1e9 /
+		       (double)dt;
+	if (f > 0) {
+		unsigned long left = (unsigned long)(wall * (1 - f) / f + 0.5);
+
+		snprintf(pct, sizeof(pct), "%.1f%%", 100 * f);
+		snprintf(eta, sizeof(eta), "%02lum:%02lus", left / 60,
+			 left % 60);
+	}
+	snprintf(line, sizeof(line), "mpsim: [%s][sim %.2f s][%.1fk IOPS]"
+		 "[eta %s]", pct, (double)(s->now - s->start) / 1e9,
+		 iops / 1e3, eta);
+	fprintf(stderr, "\r%-72s", line);
+	fflush(stderr);
+	pg->shown = true;
+	pg->shown_at = wall;
+	pg->last_at = s->now;
+	pg->last_ios = s->res->ios_simulated;
+}
+
+void progress_tick(struct sim *s, sim_ns t)
+{
+	struct run_progress *pg = s->progress;
+	double wall = wall_since(&pg->t0);
+
+	pg->next = t + PROGRESS_STEP;
+	if (wall < PROGRESS_AFTER_S ||
+	    (pg->shown && wall - pg->shown_at < PROGRESS_EVERY_S))
+		return;
+	progress_show(s, pg, wall);
+}
+
+void progress_end(struct sim *s)
+{
+	struct run_progress *pg = s->progress;
+
+	if (pg && pg->shown) {
+		fprintf(stderr, "\r%-72s\r", "");
+		fflush(stderr);
+	}
+	s->progress = NULL;
+}

@@ -1,0 +1,36 @@
+/*
+ * progress.h: fio's status line for one long run: on stderr, rewritten in
+ * place, once the run has taken about a second of wall time, and only
+ * when the caller says stderr is a terminal.  It reads the wall clock,
+ * never the simulated one's results: a run with it is the run without.
+ */
+#ifndef MPSIM_PROGRESS_H
+#define MPSIM_PROGRESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "sim.h"
+
+struct sim;
+
+struct run_progress {
+	struct timespec t0;		/* wall clock at the start */
+	double shown_at;		/* wall seconds of the last line */
+	bool shown;			/* a line is on the terminal */
+	sim_ns next;			/* simulated time of the next look */
+	sim_ns last_at;			/* simulated time of the last line */
+	uint64_t last_ios;		/* completions at the last line */
+};
+
+/* Simulated time between two looks at the wall clock. */
+#define PROGRESS_STEP	NSEC_PER_MSEC
+
+void progress_start(struct sim *s, struct run_progress *pg);
+/* A look at the wall clock before an event due at t; prints when due. */
+void progress_tick(struct sim *s, sim_ns t);
+/* The run is over: erase the line. */
+void progress_end(struct sim *s);
+
+#endif
