@@ -103,6 +103,7 @@ test: deps
 	sh tests/schema.sh ./mpsim
 	sh tests/slurm-script.sh ./mpsim
 	sh tests/limits.sh ./mpsim
+	sh tests/progress.sh ./mpsim
 	sh tests/plots.sh
 	sh tests/trace.sh ./mpsim
 	sh tests/blktrace.sh ./mpsim
@@ -160,8 +161,14 @@ results: deps
 	@mkdir -p results
 	./mpsim compare > results/compare.md.tmp
 	mv results/compare.md.tmp results/compare.md
-	./mpsim compare --columns=all --format=csv > results/compare.csv.tmp
+	./mpsim compare --columns=all --format=csv \
+	    --lat_hist=results/lat-hist.csv > results/compare.csv.tmp
 	mv results/compare.csv.tmp results/compare.csv
+	./mpsim --selector=hst --clock=jiffies --ramp_time=0 --runtime=200ms \
+	    --interval=2ms --series=results/timeline-hst-jiffies.csv > /dev/null
+	./mpsim compare --columns=st,hst_ktime,hst_jiffies --fail='sdd at 1.5s' \
+	    --reinstate='sdd at 2.5s' --runtime=2s --interval=40ms \
+	    --series=results/failover.csv > /dev/null
 	rm -f results/depth.csv.tmp
 	./mpsim sweep --iodepth=1,2,4,8,16,32,64,128 --selector=st,hst \
 	    --clock=jiffies,ktime --reps=20 --output=results/depth.csv.tmp
@@ -196,19 +203,17 @@ results-dm-delay-sync: mpsim
 	  done; } > results/dm-delay-sync.md.tmp
 	mv results/dm-delay-sync.md.tmp results/dm-delay-sync.md
 
-# Every figure, as PNG and SVG, from the files in results/ (no simulation).
+# Every figure of plots/figures, as PNG and SVG, from the files in
+# results/ (no simulation).
 # gnuplot is needed here only: mpsim itself never runs it.
 plots:
 	@command -v gnuplot >/dev/null 2>&1 || { \
 	    echo "make plots needs gnuplot: apt-get install gnuplot-nox" >&2; \
 	    exit 1; }
-	@for f in utilization:compare share-vs-depth:depth \
-	    latency-vs-depth:depth hz:hz; do \
-		gp=plots/$${f%%:*}.gp in=results/$${f#*:}.csv; \
+	@grep -v '^#' plots/figures | while read -r name gp in; do \
 		for ext in png svg; do \
-			out=plots/$${f%%:*}.$$ext; \
-			echo "gnuplot -c $$gp $$in $$out"; \
-			gnuplot -c $$gp $$in $$out || exit 1; \
+			echo "gnuplot -c plots/$$gp.gp results/$$in plots/$$name.$$ext"; \
+			gnuplot -c plots/$$gp.gp results/$$in plots/$$name.$$ext || exit 1; \
 		done; \
 	done
 

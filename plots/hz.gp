@@ -8,14 +8,18 @@
 # Input: a sweep CSV, `./mpsim sweep --hz=100,250,300,1000 --reps=R
 # --output=FILE` (results/hz.csv): a "# mpsim ..." line, then a header
 # that names the columns; this script reads selector, clock, hz, path,
-# best, share_mean and share_ci95, and skips the "total" rows.  It
-# expects one row per (selector, clock, hz, path): sweep no other option
-# in the same file.
+# best, share_mean and share_ci95, and skips the "total" rows.  A file
+# without those columns, or one that sweeps another option too (two rows
+# for one selector, clock, hz and path), is refused with one line on
+# stderr and exit status 1.  The x axis spans the HZ values found.
 #
 # Usage: gnuplot -c plots/hz.gp INPUT.csv OUTPUT.png|svg
 
 usage = "gnuplot -c plots/hz.gp SWEEP.csv OUTPUT.png|svg"
+script = "plots/hz.gp"
 call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
+eval check("selector clock hz path best share_mean share_ci95", \
+	"a sweep over hz", "selector clock hz path")
 
 # One panel per (selector, clock) pair; clocks that give a selector the
 # same shares share a panel.
@@ -46,12 +50,11 @@ set multiplot layout 1, n \
 	title "Share of I/Os of the slow paths versus the kernel's HZ (mean and 95% confidence interval)\n".provenance \
 	font ",13"
 
+# The x range follows the HZ values in the file, a tic at each.
 set logscale x 10
-set xrange [80:1250]
+set xrange [colmin("path!=total", "hz") / 1.25:colmax("path!=total", "hz") * 1.25]
 set xtics () format "%g"
-do for [h in values(ARG1, "path!=total", "hz")] {
-	set xtics add (h h + 0)
-}
+eval xtics_at("path!=total", "hz")
 # One y scale for every panel, up to the highest bar or Best share drawn,
 # and from a little below 0, so that a starved path's points stay visible.
 ymax = real(system(rows(ARG1, "path!=total", "path share_mean share_ci95 best")[2:]. \
@@ -71,7 +74,8 @@ do for [k = 1:n] {
 	p = word(plist, k)
 	set title ptitle(p)
 	plot for [i = 1:ns] sorted(ARG1, where(p, i), "hz share_mean share_ci95") \
-		using (dodge($1, i)):2:3 with yerrorlines lw 1.5 \
+		using (dodge($1, i)):2:(band_lo($2, $3)):(band_hi($2, $3)) \
+		with yerrorlines lw 1.5 \
 		lc rgb colour(pindex(word(show, i))) pt (4 + pindex(word(show, i)) % 10) \
 		title word(show, i), \
 	     for [i = 1:ns] sorted(ARG1, where(p, i), "hz best") \

@@ -7,14 +7,19 @@
 # --output=FILE` (results/depth.csv): a "# mpsim ..." line, then a header
 # that names the columns; this script reads the rows whose path is
 # "total", and in them selector, clock, iodepth, lat_mean_us_mean,
-# lat_mean_us_ci95, lat_p99_us_mean and lat_p99_us_ci95.  It expects one
-# total row per (selector, clock, iodepth): sweep no other option in the
-# same file.
+# lat_mean_us_ci95, lat_p99_us_mean and lat_p99_us_ci95.  A file without
+# those columns, or one that sweeps another option too, is refused with
+# one line on stderr and exit status 1.  The x axis spans the depths
+# found; each selector and clock keeps its style of every figure
+# (mpsim.gpi).
 #
 # Usage: gnuplot -c plots/latency-vs-depth.gp INPUT.csv OUTPUT.png|svg
 
 usage = "gnuplot -c plots/latency-vs-depth.gp SWEEP.csv OUTPUT.png|svg"
+script = "plots/latency-vs-depth.gp"
 call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
+eval check("selector clock iodepth path lat_mean_us_mean lat_mean_us_ci95 lat_p99_us_mean lat_p99_us_ci95", \
+	"a sweep over iodepth", "selector clock iodepth path")
 
 # One line per (selector, clock) pair; clocks that give a selector the
 # same latencies share a line.
@@ -33,9 +38,11 @@ set multiplot layout 1, 2 \
 	title "I/O latency of the multipath device versus queue depth (mean and 95% confidence interval)\n".provenance \
 	font ",13"
 
+# The x range and tics follow the depths in the file.
 set logscale x 2
-set xrange [0.8:160]
-set xtics 2 format "%g"
+set xrange [colmin("path=total", "iodepth") / 1.25:colmax("path=total", "iodepth") * 1.25]
+set xtics () format "%g"
+eval xtics_at("path=total", "iodepth")
 set logscale y 10
 set ytics format "%g"
 # Labels at 1, 2 and 5 of each decade: a span of a decade or two reads.
@@ -56,13 +63,15 @@ set key at screen 0.5, screen 10.0 / height bottom center vertical \
 set title "mean latency"
 set ylabel "mean latency (µs)"
 plot for [k = 1:n] sorted(ARG1, where(word(plist, k)), "iodepth lat_mean_us_mean lat_mean_us_ci95") \
-	using 1:2:3 with yerrorlines lw 1.5 lc rgb colour(k) pt (4 + k % 10) \
+	using 1:2:3 with yerrorlines lw 1.5 lc rgb pcolour(word(plist, k)) \
+	dt sdash(psel(word(plist, k))) pt spoint(psel(word(plist, k))) \
 	title ptitle(word(plist, k))
 
 unset key
 set title "99th percentile latency"
 set ylabel "p99 latency (µs)"
 plot for [k = 1:n] sorted(ARG1, where(word(plist, k)), "iodepth lat_p99_us_mean lat_p99_us_ci95") \
-	using 1:2:3 with yerrorlines lw 1.5 lc rgb colour(k) pt (4 + k % 10) \
+	using 1:2:3 with yerrorlines lw 1.5 lc rgb pcolour(word(plist, k)) \
+	dt sdash(psel(word(plist, k))) pt spoint(psel(word(plist, k))) \
 	notitle
 unset multiplot

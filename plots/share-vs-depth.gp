@@ -6,15 +6,19 @@
 # Input: a sweep CSV, `./mpsim sweep --iodepth=1,2,...,128 --reps=R
 # --output=FILE` (results/depth.csv): a "# mpsim ..." line, then a header
 # that names the columns; this script reads selector, clock, iodepth,
-# path, best, share_mean and share_ci95, and skips the "total" rows.  It
-# expects one row per (selector, clock, iodepth, path): sweep no other
-# option in the same file.  Panels come in the order the pairs first
+# path, best, share_mean and share_ci95, and skips the "total" rows.  A
+# file without those columns, or one that sweeps another option too (two
+# rows for one selector, clock, iodepth and path), is refused with one
+# line on stderr and exit status 1.  The x axis spans the depths found.  Panels come in the order the pairs first
 # appear; paths keep their colour across panels.
 #
 # Usage: gnuplot -c plots/share-vs-depth.gp INPUT.csv OUTPUT.png|svg
 
 usage = "gnuplot -c plots/share-vs-depth.gp SWEEP.csv OUTPUT.png|svg"
+script = "plots/share-vs-depth.gp"
 call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
+eval check("selector clock iodepth path best share_mean share_ci95", \
+	"a sweep over iodepth", "selector clock iodepth path")
 
 # One panel per (selector, clock) pair; clocks that give a selector the
 # same shares share a panel.
@@ -45,9 +49,11 @@ set multiplot layout prows, pcols \
 	title "Share of I/Os per path versus queue depth (mean and 95% confidence interval)\n".provenance \
 	font ",13"
 
+# The x range and tics follow the depths in the file.
 set logscale x 2
-set xrange [0.8:160]
-set xtics 2 format "%g"
+set xrange [colmin("path!=total", "iodepth") / 1.25:colmax("path!=total", "iodepth") * 1.25]
+set xtics () format "%g"
+eval xtics_at("path!=total", "iodepth")
 # Each panel has its own y scale (one path may take every I/O at a small
 # depth), from 0 (an invisible line at 0 in every panel) and a little
 # below, so that a starved path's points stay visible.
@@ -71,7 +77,7 @@ do for [k = 1:n] {
 	p = word(plist, k)
 	set title ptitle(p)
 	plot for [i = 1:np] sorted(ARG1, where(p, i), "iodepth share_mean share_ci95") \
-		using (dodge($1, i)):2:3 with yerrorlines lw 1.5 lc rgb colour(i) pt (4 + i % 10) \
+		using (dodge($1, i)):2:(band_lo($2, $3)):(band_hi($2, $3)) with yerrorlines lw 1.5 lc rgb colour(i) pt (4 + i % 10) \
 		title word(paths, i), \
 	     for [i = 1:np] sorted(ARG1, where(p, i), "iodepth best") \
 		using 1:2 with lines dt 2 lw 1.2 lc rgb "#000000" \

@@ -1,0 +1,73 @@
+# latency-cdf.gp: the distribution of I/O latency, submission to
+# completion, per path and for the multipath device in total: a panel
+# per path (the total first), a curve per (selector, clock) pair giving
+# the fraction of the path's I/Os that completed within a latency, in
+# the selector's style of every figure (mpsim.gpi).  A path that got no
+# I/O under a selector has no curve for it.
+#
+# Input: the latency histograms, `./mpsim compare --lat_hist=FILE` or
+# `./mpsim --lat_hist=FILE` (results/lat-hist.csv): a "# mpsim ...
+# lat_hist" line, then the header; this script reads selector, clock,
+# path, lat_hi_us and cdf (the fraction at or below lat_hi_us).  Any
+# other file is refused with one line on stderr and exit status 1.
+#
+# Usage: gnuplot -c plots/latency-cdf.gp LAT_HIST.csv OUTPUT.png|svg
+
+usage = "gnuplot -c plots/latency-cdf.gp LAT_HIST.csv OUTPUT.png|svg"
+script = "plots/latency-cdf.gp"
+call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
+eval check("selector clock path lat_lo_us lat_hi_us count cdf", \
+	"a latency histogram file (mpsim --lat_hist)", "selector clock path lat_lo_us")
+
+plist = pairs(ARG1, "", "path lat_lo_us count")
+n = words(plist)
+# the total first, then the paths in file order
+paths = "total ".values(ARG1, "path!=total", "path")
+np = words(paths)
+where(p, i) = "selector=".psel(p)."&clock=".pclock(p)."&path=".word(paths, i)
+
+# Four panels a row, the legend in the free cell after the last (or a
+# row of its own when the panels fill their rows).
+pcols = np < 4 ? np : 4
+prows = (np + pcols - 1) / pcols + (np % pcols == 0 ? 1 : 0)
+L = 80; R = 30; T = 95; B = 55; PW = 400; PH = 270; SX = 75; SY = 105
+width = L + pcols * PW + (pcols - 1) * SX + R
+height = T + prows * PH + (prows - 1) * SY + B
+eval terminal(width, height)
+set multiplot layout prows, pcols \
+	margins real(L) / width, 1 - real(R) / width, real(B) / height, 1 - real(T) / height \
+	spacing real(SX) / width, real(SY) / height \
+	title "Latency distribution (CDF) per path, by path selector and start-time clock\n".provenance \
+	font ",13"
+
+set logscale x 10
+set xrange [colmin("", "lat_lo_us"):colmax("", "lat_hi_us")]
+set xtics format "%g"
+set mxtics 10
+set yrange [0:1.02]
+set ytics 0.2 format "%.1f"
+set grid xtics ytics mxtics lc rgb "#d0d0d0", lc rgb "#eeeeee"
+set xlabel "latency (µs, log scale)"
+set ylabel "fraction of I/Os completed within"
+cell = np + 1
+cx = (cell - 1) % pcols
+cy = (cell - 1) / pcols
+set key at screen real(L + cx * (PW + SX) + 20) / width, \
+	screen 1 - real(T + cy * (PH + SY)) / height \
+	top left vertical Left reverse samplen 3 spacing 1.3 title "selector (clock)" font ",11"
+
+# The pairs (their numbers in plist) that have a curve for path i.
+has(k, i) = system(rows(ARG1, where(word(plist, k), i), "cdf")[2:]." | head -c 1 | wc -c") + 0
+do for [i = 1:np] {
+	ks = ""
+	do for [k = 1:n] {
+		if (has(k, i)) { ks = ks.sprintf("%d ", k) }
+	}
+	set title (word(paths, i) eq "total" ? "total (the multipath device)" : "path ".word(paths, i))
+	plot for [k in ks] rows(ARG1, where(word(plist, k + 0), i), "lat_hi_us cdf") \
+		using 1:2 with steps lw 1.6 lc rgb pcolour(word(plist, k + 0)) \
+		dt sdash(psel(word(plist, k + 0))) \
+		title plabel(word(plist, k + 0))
+	unset key
+}
+unset multiplot
