@@ -525,6 +525,10 @@ int cmd_list(int argc, char **argv)
 			{ "trace-until", "-", "" },
 			{ "trace-count", "-", "" },
 			{ "blktrace", "-", "" },
+			{ "interval", "10ms", "--format=json" },
+			/* a side file each, stdout as it was */
+			{ "series", "-", "" },
+			{ "lat_hist", "-", "" },
 		};
 
 		for (i = 0; i < ARRAY_SIZE(own); i++)
