@@ -15,8 +15,9 @@
  *                        interval's end (the first word of its trace status; hst for HST)
  *
  * Nothing here runs per I/O.  Every figure is the difference of a
- * cumulative counter the engine keeps anyway between two interval
- * boundaries (sim/series.c), read at an EV_MARK event (sim/loop.c).
+ * cumulative counter between two interval boundaries (sim/series.c),
+ * read at an EV_MARK event (sim/loop.c).  The engine keeps them all
+ * anyway but the in-flight sums, two adds per I/O.
  */
 #ifndef MPSIM_SERIES_H
 #define MPSIM_SERIES_H
@@ -61,7 +62,8 @@ struct series {
 };
 
 /* Most intervals a run records: a series longer than this is refused
- * up front when the run's length is known (series_check). */
+ * up front when the run's length is known (series_check), else stops
+ * there with a warning. */
 #define SERIES_MAX_INTERVALS	1000000u
 
 struct sim;
