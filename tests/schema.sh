@@ -42,6 +42,8 @@ doc run-stonewall run --format=json --job=tests/jobs/stonewall-phases.fio
 doc run-trim run --format=json --job=tests/jobs/rate-trim.fio $short
 doc run-replay run --format=json --read_iolog=tests/iolog/fio-randrw-v3.log
 doc run-numjobs run --format=json $short --numjobs=3 --rw=randread
+doc run-series run --format=json --scenario=tests/golden/failover.ini --seed=5 --interval=40ms
+doc run-series-rr run --format=json $short "$fail" --selector=rr --interval=20ms
 doc compare compare compare --format=json $short
 doc compare-all compare compare --format=json --columns=all $short
 doc timers timers timers --format=json
@@ -118,14 +120,15 @@ for i, line in enumerate(open(tmp + "/list"), 1):
     expect(name, Draft202012Validator(schema).is_valid(first), "not valid against the whole schema")
 
 # The CSV of a run carries exactly the JSON's fields: a column is a key,
-# the directions' keys prefixed with the direction.
+# the directions' keys prefixed with the direction; --interval's series
+# goes to a file of its own (--series) in CSV.
 d = schema["$defs"]
 keys = []
 for row in ("path_row", "total_row", "job_row"):
     for k in d[row]["properties"]:
         if k in ("read", "write", "trim", "sync"):
             keys += [k + "_" + s for s in d["ddir"]["properties"]]
-        else:
+        elif k != "series":
             keys.append(k)
 lines = [l for l in open(tmp + "/idle.csv") if not l.startswith("#")]
 rows = list(csv.DictReader(lines))
