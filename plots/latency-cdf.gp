@@ -3,12 +3,14 @@
 # per path (the total first), a curve per (selector, clock) pair giving
 # the fraction of the path's I/Os that completed within a latency, in
 # the selector's style of every figure (mpsim.gpi).  A path that got no
-# I/O under a selector has no curve for it.
+# I/O under a selector has no curve for it.  When the file holds
+# per-direction rows (a run that mixes reads and writes), each path has a
+# panel per direction instead.
 #
 # Input: the latency histograms, `./mpsim compare --lat_hist=FILE` or
 # `./mpsim --lat_hist=FILE` (results/lat-hist.csv): a "# mpsim ...
 # lat_hist" line, then the header; this script reads selector, clock,
-# path, lat_hi_us and cdf (the fraction at or below lat_hi_us).  Any
+# path, ddir, lat_hi_us and cdf (the fraction at or below lat_hi_us).  Any
 # other file is refused with one line on stderr and exit status 1.
 #
 # Usage: gnuplot -c plots/latency-cdf.gp LAT_HIST.csv OUTPUT.png|svg
@@ -16,15 +18,27 @@
 usage = "gnuplot -c plots/latency-cdf.gp LAT_HIST.csv OUTPUT.png|svg"
 script = "plots/latency-cdf.gp"
 call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
-eval check("selector clock path lat_lo_us lat_hi_us count cdf", \
-	"a latency histogram file (mpsim --lat_hist)", "selector clock path lat_lo_us")
+eval check("selector clock path ddir lat_lo_us lat_hi_us count cdf", \
+	"a latency histogram file (mpsim --lat_hist)", "selector clock path ddir lat_lo_us")
 
-plist = pairs(ARG1, "", "path lat_lo_us count")
+plist = pairs(ARG1, "ddir=all", "path lat_lo_us count")
 n = words(plist)
-# the total first, then the paths in file order
-paths = "total ".values(ARG1, "path!=total", "path")
-np = words(paths)
-where(p, i) = "selector=".psel(p)."&clock=".pclock(p)."&path=".word(paths, i)
+# The panels, "path:direction": the total first, then the paths in file
+# order, all directions together or, when the file splits them, each.
+dirs = values(ARG1, "ddir!=all", "ddir")
+pnames = "total ".values(ARG1, "path!=total", "path")
+panels = ""
+do for [q in pnames] {
+	if (words(dirs) == 0) {
+		panels = panels.q.":all "
+	} else {
+		do for [d in dirs] { panels = panels.q.":".d." " }
+	}
+}
+np = words(panels)
+pname(i) = word(panels, i)[1:strstrt(word(panels, i), ":") - 1]
+pdir(i) = word(panels, i)[strstrt(word(panels, i), ":") + 1:]
+where(p, i) = "selector=".psel(p)."&clock=".pclock(p)."&path=".pname(i)."&ddir=".pdir(i)
 
 # Four panels a row, the legend in the free cell after the last (or a
 # row of its own when the panels fill their rows).
@@ -63,7 +77,8 @@ do for [i = 1:np] {
 	do for [k = 1:n] {
 		if (has(k, i)) { ks = ks.sprintf("%d ", k) }
 	}
-	set title (word(paths, i) eq "total" ? "total (the multipath device)" : "path ".word(paths, i))
+	set title (pname(i) eq "total" ? "total (the multipath device)" : "path ".pname(i)). \
+		(pdir(i) eq "all" ? "" : ", ".pdir(i)."s")
 	plot for [k in ks] rows(ARG1, where(word(plist, k + 0), i), "lat_hi_us cdf") \
 		using 1:2 with steps lw 1.6 lc rgb pcolour(word(plist, k + 0)) \
 		dt sdash(psel(word(plist, k + 0))) \

@@ -6,7 +6,8 @@
 #   prints nothing (a warning such as "no valid points" means a figure
 #   lost its data).  Every script is in plots/figures.
 # - The x axis follows the data: a sweep over --iodepth='32..512*2' has
-#   a tic at 256 and 512, a two-HZ sweep at 100 and 1000.
+#   a tic at 256 and 512, a two-HZ sweep at 100 and 1000.  The latency
+#   CDF of a run mixing reads and writes has a panel per direction.
 # - A file a script cannot draw (another script's input, or a sweep that
 #   varies an option the figure does not split on, such as a depth sweep
 #   at two HZ) is refused with one line on stderr and exit status 1, and
@@ -125,6 +126,17 @@ draw latency-vs-depth "$tmp/wide.csv" "$tmp/wide-latency.svg"
 tics "$tmp/wide-latency.svg" 32 64 128 256 512
 draw hz "$tmp/2hz.csv" "$tmp/2hz.svg"
 tics "$tmp/2hz.svg" 100 1000
+
+# A run that mixes reads and writes: a CDF panel per path and direction.
+./mpsim compare --columns=st,hst_ktime --rw=randrw --ramp_time=0 \
+    --runtime=50ms --lat_hist="$tmp/mixed.csv" >/dev/null 2>&1
+draw latency-cdf "$tmp/mixed.csv" "$tmp/mixed.svg"
+for t in "path sdd, reads" "path sdd, writes"; do
+	if ! grep -q ">$t<" "$tmp/mixed.svg"; then
+		echo "FAIL plots/latency-cdf.gp: no panel '$t' for a mixed run" >&2
+		fail=1
+	fi
+done
 
 # Files a script cannot draw.
 refuse share-vs-depth "$tmp/depth-2hz.csv" "varies hz (100 and 1000)"

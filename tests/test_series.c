@@ -287,7 +287,7 @@ Test(series, latency_histogram_file_counts_every_io)
 		for (line = strtok_r(copy, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save)) {
 			if (sscanf(line, "historical-service-time,ktime,%31[^,],"
-				   "%lf,%lf,%llu,%lf", path, &lo, &hi, &n,
+				   "all,%lf,%lf,%llu,%lf", path, &lo, &hi, &n,
 				   &cdf) != 5 || strcmp(path, name))
 				continue;
 			cr_assert_gt(hi, lo);
@@ -338,5 +338,45 @@ Test(series, marks_never_stretch_a_run_that_ends_by_count)
 	assert_sums(&b);
 	run_result_free(&a);
 	run_result_free(&b);
+	scenario_free(&sc);
+}
+
+/* --lat_hist of a run that mixes reads and writes: each direction's rows
+ * count that direction's I/Os, and together the path's. */
+Test(series, latency_histogram_file_splits_mixed_directions)
+{
+	static const char *const kv[] = {
+		"selector", "st", "rw", "randrw", "runtime", "200ms", NULL
+	};
+	struct provenance pv = { .scenario = "hst-bio-mpath", .seed = 1 };
+	struct scenario sc;
+	struct run_result r;
+	unsigned long long n, per[3] = { 0, 0, 0 };
+	char *buf = NULL, *line, *save, dir[8];
+	double lo, hi, cdf;
+	size_t len = 0;
+	FILE *f;
+
+	load(&sc, "hst-bio-mpath", kv);
+	run_watched(&sc, 0, &r);
+	f = open_memstream(&buf, &len);
+	hist_csv_head(f, &pv);
+	hist_csv(f, "service-time", "ktime", &r);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "service-time,ktime,sdd,%7[^,],%lf,%lf,%llu,%lf",
+			   dir, &lo, &hi, &n, &cdf) != 5)
+			continue;
+		per[!strcmp(dir, "all") ? 0 : !strcmp(dir, "read") ? 1 : 2] += n;
+	}
+	cr_assert_not_null(r.path[0].dir[DDIR_READ]);
+	cr_assert_not_null(r.path[0].dir[DDIR_WRITE]);
+	cr_assert_eq(per[1], r.path[0].dir[DDIR_READ]->ios);
+	cr_assert_eq(per[2], r.path[0].dir[DDIR_WRITE]->ios);
+	cr_assert_eq(per[0], r.path[0].ios);
+	cr_assert_eq(per[0], per[1] + per[2]);
+	free(buf);
+	run_result_free(&r);
 	scenario_free(&sc);
 }
