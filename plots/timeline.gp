@@ -125,18 +125,22 @@ if (has_est) {
 			unset logscale y
 			plot NaN notitle
 		} else {
-			# hst spans 1e2 to 1e8 us after a jiffies-epoch sample: log
-			if (en eq "hst_us") {
+			# hst (ns x 1024, as the kernel keeps it) drawn in us; it
+			# spans 1e2 to 1e8 us after a jiffies-epoch sample: log
+			if (en eq "hst") {
 				set logscale y 10
 				set ytics format "%.0e"
+				set ylabel "estimate: hst (µs)"
+				scale = 1024e3
 			} else {
 				unset logscale y
 				set ytics format "%g"
+				set ylabel "estimate: ".en
+				scale = 1
 			}
 			set yrange [*:*]
-			set ylabel "estimate: ".en
 			plot for [i = 1:np] stepped(where(p, i), "estimate") \
-				using 1:2 with lines lw 1.5 lc rgb colour(i) notitle
+				using 1:($2 / scale) with lines lw 1.5 lc rgb colour(i) notitle
 		}
 	}
 }
