@@ -13,6 +13,8 @@
 #   make valgrind the test suite under valgrind's memcheck
 #   make results  regenerate results/ with ./mpsim (a few minutes)
 #   make plots    render plots/*.png and *.svg from results/ (needs gnuplot)
+#   make install  mpsim, its man page and bash completion under PREFIX
+#                 (/usr/local), staged under DESTDIR if given
 #   make clean
 
 -include config.mk
@@ -21,6 +23,10 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 BUILD   ?= build
 PKG_CONFIG ?= pkg-config
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 WARN = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
        -Wpointer-arith -Wwrite-strings -Wundef -Wformat=2 -Wvla \
@@ -48,7 +54,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: all run test check-long bench asan valgrind noopt results plots \
         kernel-check slurm-check \
-        clean deps results-dm-delay-sync
+        clean deps results-dm-delay-sync install uninstall
 all: mpsim
 
 deps:
@@ -107,6 +113,10 @@ test: deps
 	sh tests/plots.sh
 	sh tests/trace.sh ./mpsim
 	sh tests/blktrace.sh ./mpsim
+	sh tests/cli.sh ./mpsim
+	bash tests/install.sh
+	sh tests/check-citations.sh
+	sh tests/readme.sh
 
 # linux-source-6.1's selectors beside mpsim's (tests/kernel-check.sh)
 kernel-check: deps
@@ -216,6 +226,16 @@ plots:
 			gnuplot -c plots/$$gp.gp results/$$in plots/$$name.$$ext || exit 1; \
 		done; \
 	done
+
+install: mpsim
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR)
+	install -m 755 mpsim $(DESTDIR)$(BINDIR)/mpsim
+	install -m 644 docs/mpsim.1 $(DESTDIR)$(MANDIR)/man1/mpsim.1
+	install -m 644 docs/mpsim.bash-completion $(DESTDIR)$(COMPDIR)/mpsim
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/mpsim $(DESTDIR)$(MANDIR)/man1/mpsim.1 \
+	    $(DESTDIR)$(COMPDIR)/mpsim
 
 clean:
 	rm -rf build build-asan build-noopt mpsim

@@ -10,26 +10,46 @@
 static const struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	void (*help)(FILE *f);
 } commands[] = {
-	{ "run", cmd_run },
-	{ "compare", cmd_compare },
-	{ "sweep", cmd_sweep },
-	{ "merge", cmd_merge },
-	{ "list", cmd_list },
-	{ "bench", cmd_bench },
-	{ "timers", cmd_timers },
-	{ "published", cmd_published },
+	{ "run", cmd_run, help_run },
+	{ "compare", cmd_compare, help_compare },
+	{ "sweep", cmd_sweep, help_sweep },
+	{ "merge", cmd_merge, help_merge },
+	{ "list", cmd_list, help_list },
+	{ "bench", cmd_bench, help_bench },
+	{ "timers", cmd_timers, help_timers },
+	{ "published", cmd_published, help_published },
 };
+
+/* --help or -h anywhere among a command's words asks for its help. */
+static bool wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
 
 static int command(int argc, char **argv)
 {
 	unsigned i;
 
+	mpsim_argv0 = argv[0];
 	/* No arguments: the built-in comparison (kernel.md §6.2). */
 	if (argc < 2)
 		return cmd_compare(0, NULL);
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "help") && argc == 3) {
+		for (i = 0; i < ARRAY_SIZE(commands); i++)
+			if (!strcmp(argv[2], commands[i].name)) {
+				commands[i].help(stdout);
+				return EXIT_OK;
+			}
+	}
+	if (!strcmp(argv[1], "help") || (argv[1][0] == '-' &&
+					  wants_help(argc, argv))) {
 		cli_usage(stdout);
 		return EXIT_OK;
 	}
@@ -37,9 +57,15 @@ static int command(int argc, char **argv)
 		printf("mpsim %s\n", MPSIM_VERSION);
 		return EXIT_OK;
 	}
-	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		if (wants_help(argc - 1, argv + 1)) {
+			commands[i].help(stdout);
+			return EXIT_OK;
+		}
+		return commands[i].fn(argc - 1, argv + 1);
+	}
 	if (argv[1][0] != '-') {
 		mpsim_error("unknown command '%s' (see mpsim --help)", argv[1]);
 		return EXIT_BAD_INPUT;

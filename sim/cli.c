@@ -15,71 +15,7 @@
 
 #define DEFAULT_SCENARIO	"hst-bio-mpath"
 
-void cli_usage(FILE *f)
-{
-	fputs(
-"usage: mpsim [COMMAND] [--option=value ...]\n"
-"\n"
-"Simulates Linux dm-multipath path selection over paths of unequal cost.\n"
-"\n"
-"commands:\n"
-"  (none)            no options: the comparison table of the default scenario\n"
-"                    with options: one run, per-path results\n"
-"  run               one run, per-path results\n"
-"  compare           every selector/clock column on one scenario\n"
-"  sweep             batch runs over lists and ranges of option values, with\n"
-"                    replications and confidence intervals (mpsim sweep --help)\n"
-"  merge             join per-point sweep files (mpsim merge --help)\n"
-"  list selectors|scenarios|options\n"
-"  bench             simulated I/Os per second of wall time, per selector\n"
-"  timers            the kernel timer-wheel catch-up experiment\n"
-"  published         the 2022 HST table beside mpsim's (--sensitivity)\n"
-"\n"
-"options of run and compare:\n"
-"  --scenario=FILE|NAME   scenario file (ini) or built-in name\n"
-"                         (default " DEFAULT_SCENARIO ")\n"
-"  --seed=N               random seed (default 1); same seed, same output\n"
-"  --format=table|csv|json\n"
-"  --selector=NAME        round-robin|rr, queue-length|ql, service-time|st,\n"
-"                         historical-service-time|hst, io-affinity|ioa\n"
-"  --selector-source=FILE a kernel dm-ps-*.c, compiled and run as the selector\n"
-"                         (compare: also a 'source' column)\n"
-"  --ncpus=N --numa_nodes=N   the simulated CPUs, for io-affinity (fio's\n"
-"                         cpus_allowed/cpumask pin a job's clones)\n"
-"  --selector_args='W..'  the selector's table arguments (e.g. '972 0')\n"
-"  --clock=jiffies|jiffies-aligned|ktime   bio-mode start stamp\n"
-"  --mode=bio|request     --hz=100|250|300|1000   --uptime=3600s\n"
-"  --queue_if_no_path=0|1\n"
-"  --kernel=X.Y[.Z]       the clocks of that release (5.10: jiffies stamp and\n"
-"                         sched_clock in select_path; 5.10.112: ktime there;\n"
-"                         5.19+: ktime for both)\n"
-"  --select_clock=ktime|sched_clock   what select_path reads (5.18+ | 5.8-5.17)\n"
-"  --sched_clock=tsc|jiffies --sched_clock_offset=[-]DURATION\n"
-"  --sched_clock_drift_ppm=[-]N\n"
-"  --path.NAME.KEY=VALUE  one path's value (--path.sdj.service=exp:2ms)\n"
-"  --delay=MS             dm-delay on every path (or --read_delay,\n"
-"                         --write_delay, --flush_delay), --expiry=jiffies|ns,\n"
-"                         --kthread_poll=mainline|busy\n"
-"  --timer_wheel=levels|classic   --workqueue_latency=DURATION\n"
-"  --fail='PATH at TIME'  --reinstate='PATH at TIME'   scripted path events\n"
-"  --interval=DURATION    per-path time series: long-form CSV with\n"
-"                         --series=FILE, or under each path with --format=json\n"
-"  --lat_hist=FILE        the latency histograms as CSV, for CDF figures\n"
-"  fio options, applied to every job: --iodepth (--depth), --numjobs, --bs,\n"
-"  --rw, --rwmixread, --number_ios, --runtime, --ramp_time, --rate_iops,\n"
-"  --rate_process=linear|poisson, --ioengine, and any fio job option\n"
-"  (--bssplit, --thinktime, --iodepth_batch_submit, ...; see README)\n"
-"  --job=FILE.fio         the jobs of a fio job file replace the scenario's\n"
-"  --read_iolog=FILE      replay a fio I/O log (version 2 or 3), timed;\n"
-"                         --replay_no_stall: as fast as the depth allows\n"
-"  run only: --trace=FILE  the decision trace (--trace-format=json|text);\n"
-"  --blktrace=DIR         blktrace's files, for blkparse and btt; both bounded\n"
-"                         by --trace-from=, --trace-until=, --trace-count=N\n"
-"  sizes take k/m/g (1024-based), durations ns/us/ms/s/m/h.\n"
-"\n"
-"example: mpsim --selector=hst --clock=ktime --iodepth=32\n"
-"exit status: 0 ok, 1 failed, 2 bad input\n", f);
-}
+const char *mpsim_argv0;
 
 int cli_option(int argc, char **argv, int i, const char **key, size_t *klen,
 	       const char **value, char *err)
@@ -110,14 +46,108 @@ static bool key_is(const char *key, size_t klen, const char *name)
 	return strlen(name) == klen && !strncmp(key, name, klen);
 }
 
+/* The options the commands read themselves; the others go to the scenario. */
+static const char *const cli_keys[] = {
+	"scenario", "job", "seed", "format", "output", "output-format",
+	"columns", "name",
+};
+
+static bool cli_key_is_job(const char *key)
+{
+	return !str_in_list(key, cli_keys, ARRAY_SIZE(cli_keys)) &&
+	       scenario_key_is_job(key);
+}
+
+/*
+ * A built-in name, else a file.  A name with no '/' that is no file is
+ * taken for a mistyped built-in name: the message lists the built-ins.
+ */
 static int load_scenario(struct run_opts *o, const char *name, char *err)
 {
-	if (!strchr(name, '/') && scenario_builtin_text(name)) {
-		snprintf(o->scenario_name, sizeof(o->scenario_name), "%s", name);
-		return scenario_load_builtin(&o->sc, name, err);
-	}
 	snprintf(o->scenario_name, sizeof(o->scenario_name), "%s", name);
+	if (!strchr(name, '/') && (scenario_builtin_text(name) ||
+				   (access(name, F_OK) && errno == ENOENT)))
+		return scenario_load_builtin(&o->sc, name, err);
 	return scenario_load_file(&o->sc, name, err);
+}
+
+/* Whether name is one of a command's own options (NULL-ended list). */
+static bool in_extra(const char *const *extra_ok, const char *name)
+{
+	for (; extra_ok && *extra_ok; extra_ok++)
+		if (!strcmp(*extra_ok, name))
+			return true;
+	return false;
+}
+
+/*
+ * fio's command-line jobs: every --name=NAME starts a job, the job
+ * options after it are its own, those before the first --name are
+ * [global] (fio's rule).  They become fio job text, read as a job file
+ * is (fio's defaults), and replace the scenario's jobs.  *text is NULL
+ * when there is no --name.
+ */
+static int cli_jobs_text(int argc, char **argv, const char *const *extra_ok,
+			 char **text, char *err)
+{
+	char *t = NULL;
+	size_t n = 0;
+	bool named = false;
+	int i, used;
+	FILE *f;
+
+	for (i = 1; i < argc; i += used) {
+		const char *key, *val;
+		size_t klen;
+
+		used = cli_option(argc, argv, i, &key, &klen, &val, err);
+		if (used < 0)
+			return used;
+		if (klen == 4 && !strncmp(key, "name", 4))
+			named = true;
+	}
+	*text = NULL;
+	if (!named)
+		return 0;
+	f = open_memstream(&t, &n);
+	if (!f) {
+		perror("mpsim");
+		abort();
+	}
+	fputs("[global]\n", f);
+	for (i = 1; i < argc; i += used) {
+		const char *key, *val;
+		char name[64];
+		size_t klen;
+
+		used = cli_option(argc, argv, i, &key, &klen, &val, err);
+		if (klen >= sizeof(name))
+			continue;	/* cli_parse_run says what is wrong */
+		memcpy(name, key, klen);
+		name[klen] = '\0';
+		if (val && strpbrk(val, "\n\r")) {
+			fclose(f);
+			free(t);
+			return input_error(err, "--%s: a value may not hold a "
+					   "line break", name);
+		}
+		if (!strcmp(name, "name") &&
+		    (!val || !*val || strpbrk(val, "[]"))) {
+			fclose(f);
+			free(t);
+			return input_error(err, "--name: '%.40s' is not a job "
+					   "name", val ? val : "");
+		}
+		if (!strcmp(name, "name"))
+			fprintf(f, "[%s]\n", val);
+		else if (cli_key_is_job(name) && !in_extra(extra_ok, name))
+			fprintf(f, "%s%s%s\n", !strcmp(name, "depth") ?
+				"iodepth" : name, val ? "=" : "",
+				val ? val : "");
+	}
+	fclose(f);
+	*text = t;
+	return 0;
 }
 
 static char *join_args(int argc, char **argv)
@@ -137,11 +167,27 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
+/* fio's --output-format: normal is fio's text report, mpsim's table. */
+static int output_format_parse(const char *v, enum out_format *f)
+{
+	if (v && !strcmp(v, "normal")) {
+		*f = FMT_TABLE;
+		return 0;
+	}
+	if (v && !strcmp(v, "json")) {
+		*f = FMT_JSON;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		  const char *const *extra_ok, char *err)
 {
 	const char *scn = DEFAULT_SCENARIO, *job = NULL;
 	const struct ps_type *t;
+	char *jobs_text = NULL;
+	bool named;
 	int i, used, r;
 
 	memset(o, 0, sizeof(*o));
@@ -169,15 +215,29 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 			job = val;
 		}
 	}
-	r = load_scenario(o, scn, err);
+	r = cli_jobs_text(argc, argv, extra_ok, &jobs_text, err);
 	if (r)
 		return r;
-	/* --job next: its jobs replace the scenario's, options follow */
-	if (job) {
-		r = scenario_load_jobs(&o->sc, job, err);
-		if (r)
-			return r;
+	if (jobs_text && job) {
+		free(jobs_text);
+		return input_error(err, "--name: jobs come from --job=%.40s or "
+				   "from --name, not both", job);
 	}
+	named = jobs_text != NULL;
+	r = load_scenario(o, scn, err);
+	if (r) {
+		free(jobs_text);
+		return r;
+	}
+	/* --job or --name next: their jobs replace the scenario's, and
+	 * the multipath and path options follow */
+	if (job)
+		r = scenario_load_jobs(&o->sc, job, err);
+	if (jobs_text)
+		r = scenario_load_job_text(&o->sc, jobs_text, "--name", err);
+	free(jobs_text);
+	if (r)
+		return r;
 	for (i = 1; i < argc; i += used) {
 		const char *key, *val;
 		char name[64];
@@ -189,16 +249,13 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 			return input_error(err, "unknown option --%.40s...", key);
 		memcpy(name, key, klen);
 		name[klen] = '\0';
-		if (!strcmp(name, "scenario") || !strcmp(name, "job"))
+		if (!strcmp(name, "scenario") || !strcmp(name, "job") ||
+		    !strcmp(name, "name"))
 			continue;
-		if (extra_ok) {
-			const char *const *e;
-
-			for (e = extra_ok; *e && strcmp(*e, name); e++)
-				;
-			if (*e)
-				continue;
-		}
+		if (named && cli_key_is_job(name))
+			continue;	/* in the --name jobs */
+		if (in_extra(extra_ok, name))
+			continue;
 		if (!strcmp(name, "seed")) {
 			if (!val || parse_uint(val, &v, err))
 				return input_error(err, "--seed: '%s' is not an unsigned integer",
@@ -208,6 +265,15 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 			if (!val || out_format_parse(val, &o->format))
 				return input_error(err, "--format: '%s' is not table, csv or json",
 						   val ? val : "");
+		} else if (!strcmp(name, "output-format")) {
+			if (output_format_parse(val, &o->format))
+				return input_error(err, "--output-format: '%s' is not "
+						   "normal or json (or use --format)",
+						   val ? val : "");
+		} else if (!strcmp(name, "output")) {
+			if (!val || !*val)
+				return input_error(err, "--output: needs a file name");
+			o->output = val;
 		} else {
 			r = scenario_set(&o->sc, name, val ? val : "1", err);
 			if (r)
@@ -248,6 +314,40 @@ int cli_emit(char *buf, size_t len)
 		perror("mpsim: writing output");
 		rc = EXIT_FAILED;
 	}
+	free(buf);
+	return rc;
+}
+
+int cli_emit_to(const char *path, char *buf, size_t len)
+{
+	char *tmp;
+	FILE *f;
+	int rc = EXIT_OK;
+
+	if (!path)
+		return cli_emit(buf, len);
+	tmp = xmalloc(strlen(path) + sizeof(".tmp"));
+	sprintf(tmp, "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f || fwrite(buf, 1, len, f) != len || fflush(f) ||
+	    fsync(fileno(f))) {
+		fprintf(stderr, "mpsim: %s: cannot write: %s\n", tmp,
+			strerror(errno));
+		rc = EXIT_FAILED;
+	}
+	if (f && fclose(f) && rc == EXIT_OK) {
+		fprintf(stderr, "mpsim: %s: cannot write: %s\n", tmp,
+			strerror(errno));
+		rc = EXIT_FAILED;
+	}
+	if (rc == EXIT_OK && rename(tmp, path)) {
+		fprintf(stderr, "mpsim: %s: cannot rename to it: %s\n", path,
+			strerror(errno));
+		rc = EXIT_FAILED;
+	}
+	if (rc != EXIT_OK)
+		unlink(tmp);
+	free(tmp);
 	free(buf);
 	return rc;
 }
@@ -411,6 +511,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
 		"columns", "interval", "series", "lat_hist", NULL
 	};
 	const char **run_opts;
+	const char *output;
 	struct trace_conf tc;
 	bool traced;
 
@@ -480,12 +581,13 @@ static int run_or_compare(int argc, char **argv, bool compare)
 		run_result_free(&res);
 	}
 	fclose(mem);
+	output = o.output;
 	cli_free_run(&o);
 	if (rc != EXIT_OK) {
 		free(buf);
 		return rc;
 	}
-	return cli_emit(buf, len);
+	return cli_emit_to(output, buf, len);
 }
 
 int cmd_run(int argc, char **argv)
@@ -498,8 +600,27 @@ int cmd_compare(int argc, char **argv)
 	return run_or_compare(argc, argv, true);
 }
 
+/*
+ * A built-in scenario's one-line summary: its first line, a comment
+ * "; NAME: what it is", without the comment mark and the name.
+ */
+static void scenario_summary(const char *text, char *out, size_t size)
+{
+	const char *p = text, *end = strchr(text, '\n'), *colon;
+
+	if (!end)
+		end = text + strlen(text);
+	while (p < end && (*p == ';' || *p == '#' || *p == ' '))
+		p++;
+	colon = memchr(p, ':', (size_t)(end - p));
+	if (colon && colon + 1 < end && colon[1] == ' ')
+		p = colon + 2;
+	snprintf(out, size, "%.*s", (int)(end - p), p);
+}
+
 int cmd_list(int argc, char **argv)
 {
+	const char *name;
 	unsigned i;
 
 	if (argc == 2 && !strcmp(argv[1], "selectors")) {
@@ -529,6 +650,10 @@ int cmd_list(int argc, char **argv)
 			/* a side file each, stdout as it was */
 			{ "series", "-", "" },
 			{ "lat_hist", "-", "" },
+			{ "output-format", "json", "" },
+			{ "name", "w", "" },	/* fio's: the jobs it starts */
+			/* where the output goes, not what it says */
+			{ "output", "-", "" },
 		};
 
 		for (i = 0; i < ARRAY_SIZE(own); i++)
@@ -538,8 +663,13 @@ int cmd_list(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (argc == 2 && !strcmp(argv[1], "scenarios")) {
-		for (i = 0; scenario_builtin_name(i); i++)
-			printf("%s\n", scenario_builtin_name(i));
+		for (i = 0; (name = scenario_builtin_name(i)); i++) {
+			char line[160];
+
+			scenario_summary(scenario_builtin_text(name), line,
+					 sizeof(line));
+			printf("%-16s %s\n", name, line);
+		}
 		return EXIT_OK;
 	}
 	mpsim_error("list: say 'selectors', 'scenarios' or 'options'");

@@ -29,6 +29,7 @@ struct run_opts {
 	uint64_t seed;
 	enum out_format format;
 	char *options;			/* the options as given, for provenance */
+	const char *output;		/* --output=FILE, or NULL: stdout */
 };
 
 /*
@@ -68,6 +69,9 @@ int cli_option(int argc, char **argv, int i, const char **key, size_t *klen,
 
 /* Write a finished in-memory output to stdout; returns an exit code. */
 int cli_emit(char *buf, size_t len);
+/* The same to the file path (NULL: stdout): written beside it and
+ * renamed, so the file is whole or untouched.  Frees buf. */
+int cli_emit_to(const char *path, char *buf, size_t len);
 
 int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
@@ -75,6 +79,20 @@ int cmd_list(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 /* sim/published.c: the 2022 table beside mpsim's */
 int cmd_published(int argc, char **argv);
+
+/* Help texts (help.c): mpsim's, and each command's, to f. */
 void cli_usage(FILE *f);
+void help_run(FILE *f);
+void help_compare(FILE *f);
+void help_sweep(FILE *f);
+void help_merge(FILE *f);
+void help_list(FILE *f);
+void help_bench(FILE *f);
+void help_timers(FILE *f);	/* in timers-cmd.c, beside its options */
+void help_published(FILE *f);	/* in published.c */
+
+/* argv[0] of the mpsim process, for commands that print commands
+ * (sweep --list-runs); NULL when the commands are called from tests. */
+extern const char *mpsim_argv0;
 
 #endif

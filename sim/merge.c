@@ -1,8 +1,10 @@
 /*
  * merge.c: `mpsim merge`, which joins the per-point files of a sweep run
  * elsewhere (see --list-runs) into the file the sweep itself would have
- * written, byte for byte.
+ * written, byte for byte.  An --output that already holds points of the
+ * same sweep keeps them; one that holds anything else is refused.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,6 +124,7 @@ int cmd_merge(int argc, char **argv)
 {
 	struct input *in = xcalloc((size_t)argc + 1, sizeof(*in));
 	const char *output = NULL, **blk = NULL;
+	struct input out = { 0 };
 	struct sweep sw = { 0 };
 	uint32_t *len = NULL;
 	size_t *src = NULL;
@@ -130,11 +133,7 @@ int cmd_merge(int argc, char **argv)
 	uint64_t k, have = 0;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		puts("usage: mpsim merge --output=FILE FILE...\n\n"
-		     "Joins the files of one sweep's points (see mpsim sweep "
-		     "--list-runs) into the\nfile the sweep would have "
-		     "written.  Files of other sweeps, scenarios or mpsim\n"
-		     "versions are refused.");
+		help_merge(stdout);
 		free(in);
 		return EXIT_OK;
 	}
@@ -225,6 +224,34 @@ int cmd_merge(int argc, char **argv)
 		}
 		free(b);
 	}
+	/* the output itself: refused if it holds another sweep (as the
+	 * sweep refuses it); the points of this sweep it holds are kept */
+	out.name = output;
+	if (read_file(&out) && errno != ENOENT) {
+		snprintf(err, sizeof(err), "mpsim: merge: %s", output);
+		perror(err);
+		goto out;
+	}
+	if (out.n) {
+		struct sweep_block *b;
+		size_t valid, j;
+		long nb;
+
+		nb = sweep_scan(&sw, output, out.buf, out.n, &b, &valid, err);
+		if (nb < 0) {
+			bad("%s", err);
+			goto out;
+		}
+		for (j = 0; j < (size_t)nb; j++) {
+			k = b[j].point;
+			if (len[k])
+				continue;	/* the inputs agree with it or win */
+			blk[k] = out.buf + b[j].off;
+			len[k] = (uint32_t)b[j].len;
+			have++;
+		}
+		free(b);
+	}
 	if (sweep_write_sorted(output, &sw, blk, len, err)) {
 		mpsim_error("merge: %s", err);
 		rc = EXIT_FAILED;
@@ -245,6 +272,7 @@ out:
 		free(in[i].cmdline);
 	}
 	free(in);
+	free(out.buf);
 	free(blk);
 	free(len);
 	free(src);

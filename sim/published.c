@@ -305,7 +305,16 @@ static const char usage[] =
 "mpsim's, with the largest difference per column, what the Best column\n"
 "is in numbers, and the table on devices in the mail's nominal cost\n"
 "ratio.  --sensitivity: the largest difference when one assumption of the\n"
-"model (service distribution, iodepth, HZ, uptime) changes.  Markdown.\n";
+"model (service distribution, iodepth, HZ, uptime) changes.  Markdown.\n"
+"\n"
+"examples:\n"
+"  mpsim published\n"
+"  mpsim published --sensitivity --seed=2\n";
+
+void help_published(FILE *f)
+{
+	fputs(usage, f);
+}
 
 int cmd_published(int argc, char **argv)
 {

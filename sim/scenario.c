@@ -1281,12 +1281,13 @@ int scenario_parse(struct scenario *sc, const char *text, const char *origin,
 	return parse(sc, text, origin, false, err);
 }
 
-int scenario_load_jobs(struct scenario *sc, const char *path, char *err)
+static int replace_jobs(struct scenario *sc, const char *text,
+			const char *origin, char *err)
 {
 	struct scenario fj;
 	int r;
 
-	r = parse(&fj, NULL, path, true, err);
+	r = parse(&fj, text, origin, true, err);
 	if (r)
 		return r;
 	free(sc->jobs);
@@ -1296,6 +1297,25 @@ int scenario_load_jobs(struct scenario *sc, const char *path, char *err)
 	fj.nr_jobs = 0;
 	scenario_free(&fj);
 	return 0;
+}
+
+int scenario_load_jobs(struct scenario *sc, const char *path, char *err)
+{
+	return replace_jobs(sc, NULL, path, err);
+}
+
+int scenario_load_job_text(struct scenario *sc, const char *text,
+			   const char *origin, char *err)
+{
+	return replace_jobs(sc, text, origin, err);
+}
+
+bool scenario_key_is_job(const char *key)
+{
+	const struct option *o = find_option(key, 0);
+
+	/* what the table does not hold is fio's, checked when it is read */
+	return o ? o->sect == SEC_JOB : strncmp(key, "path.", 5) != 0;
 }
 
 int scenario_load_file(struct scenario *sc, const char *path, char *err)

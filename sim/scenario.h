@@ -283,6 +283,13 @@ int scenario_load_file(struct scenario *sc, const char *path, char *err);
  * -EINVAL with err = "FILE:LINE: ..." and sc unchanged.
  */
 int scenario_load_jobs(struct scenario *sc, const char *path, char *err);
+/* The same from fio job text (the jobs of fio's command line, --name);
+ * origin names it in messages. */
+int scenario_load_job_text(struct scenario *sc, const char *text,
+			   const char *origin, char *err);
+/* Whether a command-line key is a job option (fio's or mpsim's) rather
+ * than a [multipath] or [path] one: fio's --name gives it to one job. */
+bool scenario_key_is_job(const char *key);
 
 /* Load a built-in scenario by name ("hst-bio-mpath"). */
 int scenario_load_builtin(struct scenario *sc, const char *name, char *err);

@@ -1,6 +1,7 @@
 /*
- * sweep-grammar.c: the values a sweep option takes: comma lists and
- * ranges of whole numbers (A..B, A..B+S, A..B*F), expanded into items.
+ * sweep-grammar.c: the values a sweep option takes: comma lists (with
+ * "\\," for a comma inside a value) and ranges of whole numbers (A..B,
+ * A..B+S, A..B*F), expanded into items.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -158,12 +159,36 @@ void sweep_values_free(char **items, unsigned n)
 	free(items);
 }
 
+/*
+ * The next item of a comma list from *p: up to an unescaped comma, with
+ * "\\," read as a comma and "\\\\" as a backslash, so that a value that
+ * holds commas (lognormal:400us,1.5) can be one item.  Advances *p past
+ * the comma; *more says whether one followed.
+ */
+static char *next_item(const char **p, bool *more)
+{
+	const char *s = *p;
+	char *item = xmalloc(strlen(s) + 1);
+	size_t n = 0;
+
+	for (; *s && *s != ','; s++) {
+		if (*s == '\\' && (s[1] == ',' || s[1] == '\\'))
+			s++;
+		item[n++] = *s;
+	}
+	item[n] = '\0';
+	*more = *s == ',';
+	*p = *more ? s + 1 : s;
+	return item;
+}
+
 int sweep_values(const char *key, const char *value, bool numeric,
 		 char ***items, char *err)
 {
-	const char *p, *comma;
+	const char *p;
 	char *item = NULL;
 	unsigned n = 0;
+	bool more;
 	int r = -EINVAL;
 
 	*items = NULL;
@@ -173,21 +198,16 @@ int sweep_values(const char *key, const char *value, bool numeric,
 	}
 	if (!*value)
 		return input_error(err, "--%s: empty value", key);
-	for (p = value;; p = comma + 1) {
+	for (p = value, more = true; more; ) {
 		struct range rg;
 		uint64_t v;
-		size_t len;
 
-		comma = strchr(p, ',');
-		len = comma ? (size_t)(comma - p) : strlen(p);
-		if (!len) {
+		item = next_item(&p, &more);
+		if (!*item) {
 			r = input_error(err, "--%s: empty item in list '%s'",
 					key, value);
 			goto fail;
 		}
-		item = xmalloc(len + 1);
-		memcpy(item, p, len);
-		item[len] = '\0';
 		if (!numeric || !strstr(item, "..")) {
 			push(items, &n, item);
 			item = NULL;
@@ -209,8 +229,6 @@ int sweep_values(const char *key, const char *value, bool numeric,
 		}
 		if (n > SWEEP_MAX_POINTS)
 			goto too_many;
-		if (!comma)
-			break;
 	}
 	return (int)n;
 too_many:

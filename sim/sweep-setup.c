@@ -16,7 +16,7 @@
 /* Options of the sweep itself; the rest are run options. */
 static const char *const own_keys[] = {
 	"output", "jobs", "list-runs", "slurm", "point", "seed", "reps",
-	"format",
+	"format", "output-format",
 };
 
 /* Options that change where or how a sweep runs, not what it finds: they
@@ -283,14 +283,15 @@ static int parse_option(struct sweep *sw, const char *name, const char *val,
 		if (option_count("--reps", val, 1000000, &v, err))
 			return -EINVAL;
 		sw->reps = (unsigned)v;
-	} else if (!strcmp(name, "format")) {
-		if (val && !strcmp(val, "csv"))
+	} else if (!strcmp(name, "format") || !strcmp(name, "output-format")) {
+		/* --output-format is fio's name; json is the one both know */
+		if (val && !strcmp(val, "csv") && !strcmp(name, "format"))
 			sw->format = FMT_CSV;
 		else if (val && !strcmp(val, "json"))
 			sw->format = FMT_JSON;
 		else
-			return input_error(err, "--format: a sweep writes csv or "
-					   "json, not '%s'", val ? val : "");
+			return input_error(err, "--%s: a sweep writes csv or "
+					   "json, not '%s'", name, val ? val : "");
 	}
 	return 0;
 }
@@ -342,7 +343,8 @@ int sweep_parse(struct sweep *sw, int argc, char **argv, char *err)
 		if (r || IN(name, placement_keys))
 			continue;
 		/* the identity: every other option, as --key=value */
-		word = option_word(name, val);
+		word = option_word(strcmp(name, "output-format") ? name :
+				   "format", val);
 		if (cl)
 			append(&sw->cmdline, &cl, " ", 1);
 		shell_quote(&sw->cmdline, &cl, word);

@@ -195,8 +195,27 @@ char *sweep_runs_dir(const struct sweep *sw)
 	return d;
 }
 
+/*
+ * The program the listed commands call: "mpsim" when this one was found
+ * on PATH, else this binary's absolute path (./mpsim from a checkout),
+ * so that each command works from wherever it is run, PATH or not.
+ */
+static char *runs_program(void)
+{
+	char *abs, *q = NULL;
+	size_t ql = 0;
+
+	if (!mpsim_argv0 || !strchr(mpsim_argv0, '/'))
+		return xstrdup("mpsim");
+	abs = realpath(mpsim_argv0, NULL);
+	shell_quote(&q, &ql, abs ? abs : mpsim_argv0);
+	free(abs);
+	return q;
+}
+
 static int list_runs(const struct sweep *sw)
 {
+	char *prog = runs_program();
 	const char *ext = sw->format == FMT_CSV ? "csv" : "json";
 	char *dir = sweep_runs_dir(sw), *out;
 	size_t n = strlen(dir) + 64;
@@ -217,48 +236,18 @@ static int list_runs(const struct sweep *sw)
 		snprintf(out, n, "--output=%s/point-%0*llu.%s", dir, (int)width,
 			 (unsigned long long)k, ext);
 		shell_quote(&q, &ql, out);
-		printf("mpsim sweep%s%s --point=%llu %s\n",
+		printf("%s sweep%s%s --point=%llu %s\n", prog,
 		       *sw->cmdline ? " " : "", sw->cmdline,
 		       (unsigned long long)k, q);
 		free(q);
 	}
 	free(out);
 	free(dir);
+	free(prog);
 	rc = fflush(stdout) || ferror(stdout) ? EXIT_FAILED : EXIT_OK;
 	if (rc)
 		perror("mpsim: writing the runs");
 	return rc;
-}
-
-static void sweep_usage(void)
-{
-	fputs(
-"usage: mpsim sweep [--option=LIST ...] [--reps=R] [--seed=N] [--output=FILE]\n"
-"                   [-j N] [--format=csv|json] [--point=LIST] [--list-runs[=DIR]]\n"
-"                   [--slurm[=TASKS]]\n"
-"       mpsim merge --output=FILE FILE...\n"
-"\n"
-"Runs every combination of the listed values (the last option varies\n"
-"fastest), each --reps times, and writes per point and path the mean and\n"
-"the 95% confidence half-width (Student's t) of share, bytes_share, busy,\n"
-"latency (mean, p99) and IOPS.\n"
-"\n"
-"  LIST      a,b,c or a range: A..B (step 1), A..B+S, A..B*F (1..128*2, 4k..64k*2)\n"
-"  --reps    replications per point (default 1; 2 or more give intervals)\n"
-"  --output  result file; rerunning the same command finishes an interrupted\n"
-"            sweep (default: stdout when done)\n"
-"  -j N      worker processes (default: the number of CPUs)\n"
-"  --point   run only these point numbers (from 0)\n"
-"  --list-runs  print one command per point, writing DIR/point-K.csv\n"
-"            (DIR defaults to the output's name with .points); join the\n"
-"            files with `mpsim merge`\n"
-"  --slurm   print a batch script that runs the sweep as a Slurm job array\n"
-"            of TASKS tasks (default: one per point, at most 1000) and\n"
-"            merges their files into --output; `sh SCRIPT --partition=P\n"
-"            --time=T` submits it, and again after a failure, what is missing\n"
-"\n"
-"example: mpsim sweep --iodepth=1..128*2 --selector=st,hst --clock=jiffies,ktime \\\n"
-"             --reps=10 --output=results/depth.csv\n", stdout);
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -268,7 +257,7 @@ int cmd_sweep(int argc, char **argv)
 	int rc;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		sweep_usage();
+		help_sweep(stdout);
 		return EXIT_OK;
 	}
 	if (sweep_parse(&sw, argc, argv, err) || sweep_prepare(&sw, err)) {

@@ -28,7 +28,18 @@ static const char usage[] =
 "for HZ 100, 250 and 1000 and every wheel, the figures per softirq and\n"
 "the before/after ratio beside the mail's (124-165 us before, 8-20 us\n"
 "after); it takes no --hz, --wheel or --format.\n"
+"\n"
+"examples:\n"
+"  mpsim timers\n"
+"  mpsim timers --hz=1000 --period=5s --wheel=classic --format=csv\n"
+"  mpsim timers --mail\n"
+"\n"
 "exit status: 0 ok, 1 the classic variants disagree, 2 bad input\n";
+
+void help_timers(FILE *f)
+{
+	fputs(usage, f);
+}
 
 /* ---- options ---- */
 

@@ -1,0 +1,111 @@
+#!/bin/sh
+# cli.sh: the command line's conventions: --help for every command, the
+# main help naming every option of the README's tables, fio's names
+# (--name jobs, --output, --output-format), the built-in scenario names,
+# sweep lists with commas inside values, merge's refusal of another
+# sweep's file, and --list-runs commands that run without PATH.
+#
+# usage: cli.sh MPSIM
+set -eu
+LC_ALL=C
+export LC_ALL
+mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+pass=0
+ok() { pass=$((pass + 1)); }
+no() { echo "cli: $*"; fail=$((fail + 1)); }
+cd "$tmp"
+
+# Every command answers --help: usage on stdout, status 0, no stderr.
+for c in run compare sweep merge list bench timers; do
+	if "$mpsim" "$c" --help >h.out 2>h.err && [ ! -s h.err ] &&
+	    grep -q "^usage: mpsim.*$c\|^usage: mpsim \[run\]" h.out; then
+		ok
+	else
+		no "$c --help"
+	fi
+	"$mpsim" help "$c" >h2.out && cmp -s h.out h2.out && ok ||
+	    no "mpsim help $c differs from $c --help"
+done
+
+# The main help names every option of the README's option tables.
+"$mpsim" --help >main.txt
+for o in $(grep -o '^| `--[a-z_.A-Z-]*' "$top/README.md" | sed 's/^| `//' | sort -u) \
+    --columns --version --output --output-format --name; do
+	case $o in --path.NAME.KEY) o=--path.NAME.KEY= ;; esac
+	grep -q -- "$o" main.txt && ok || no "mpsim --help does not name $o"
+done
+
+# --name: a fio command line is the job file it spells, read as fio's.
+cat >w.fio <<'JOB'
+[global]
+bs=8k
+[w]
+rw=randwrite
+ioengine=libaio
+iodepth=8
+runtime=200ms
+[r]
+rw=read
+number_ios=300
+JOB
+"$mpsim" --job=w.fio --format=csv | grep -v '^#' >job.csv
+"$mpsim" --bs=8k --name=w --rw=randwrite --ioengine=libaio --iodepth=8 \
+    --runtime=200ms --name=r --rw=read --number_ios=300 --format=csv |
+    grep -v '^#' >name.csv
+cmp -s job.csv name.csv && ok || no "--name jobs differ from the job file's"
+# fio's defaults: ioengine=psync caps iodepth, as the job file's would
+"$mpsim" --name=x --rw=read --iodepth=8 --runtime=100ms 2>warn.txt >/dev/null
+grep -q 'capped at 1' warn.txt && ok || no "--name did not start from fio's defaults"
+"$mpsim" --job=w.fio --name=x --runtime=1s >/dev/null 2>err.txt && no "--job with --name accepted" || ok
+
+# --output and --output-format are the same output as stdout and --format
+"$mpsim" --runtime=100ms --format=json >a.json
+"$mpsim" --runtime=100ms --format=json --output=b.json >b.stdout
+[ ! -s b.stdout ] && sed 's/ --output=b.json//' b.json | cmp -s - a.json && ok ||
+    no "--output=FILE differs from stdout"
+"$mpsim" --runtime=100ms --output-format=json | sed 's/--output-format=json/--format=json/' |
+    cmp -s - a.json && ok || no "--output-format=json differs from --format=json"
+"$mpsim" --runtime=100ms --output-format=normal >n.txt
+"$mpsim" --runtime=100ms >t.txt
+sed 's/ --output-format=normal//' n.txt | cmp -s - t.txt && ok ||
+    no "--output-format=normal differs from the table"
+# a bad option leaves no output file at all
+"$mpsim" --runtime=100ms --iodepth=0 --output=bad.txt 2>/dev/null && no "iodepth 0 accepted" ||
+    { [ ! -e bad.txt ] && [ ! -e bad.txt.tmp ] && ok || no "--output left a file on bad input"; }
+
+# an unknown scenario name lists the built-in ones
+"$mpsim" --scenario=nonesuch 2>err.txt && no "unknown scenario accepted" || true
+for s in $("$mpsim" list scenarios | cut -d' ' -f1); do
+	grep -q "$s" err.txt && ok || no "--scenario=nonesuch does not list $s"
+done
+# list scenarios: the name and one line of description each
+n=$(ls "$top"/workloads/scenarios/*.ini | wc -l)
+[ "$("$mpsim" list scenarios | grep -c '^[a-z0-9-]*  *[a-zA-Z]')" -eq "$n" ] && ok ||
+    no "list scenarios: not one described line per built-in scenario"
+
+# a sweep value holding a comma: \, inside a list
+"$mpsim" --path.sdj.service=lognormal:1ms,1.5 --runtime=100ms --format=csv |
+    grep '^sdj,' | cut -d, -f2 >run.ios
+"$mpsim" sweep --path.sdj.service='exp:1ms,lognormal:1ms\,1.5' --runtime=100ms >sw.csv
+grep -q ',"lognormal:1ms,1.5",sdj,' sw.csv && ok || no "sweep did not take lognormal:1ms\\,1.5 as one value"
+
+# merge refuses an --output that holds another sweep, and leaves it alone
+"$mpsim" sweep --hz=100,250 --runtime=20ms --output=a.csv --list-runs >runs.txt
+# the commands name this binary, and run with no mpsim on PATH
+head -1 runs.txt | grep -q "^$mpsim sweep " && ok || no "--list-runs does not name $mpsim"
+env PATH=/usr/bin:/bin sh runs.txt && ok || no "--list-runs commands fail without mpsim on PATH"
+"$mpsim" sweep --hz=300 --runtime=20ms --output=other.csv
+cp other.csv other.before
+"$mpsim" merge --output=other.csv a.points/*.csv 2>err.txt && no "merge overwrote another sweep" ||
+    { cmp -s other.csv other.before && grep -q 'another sweep' err.txt && ok ||
+      no "merge: another sweep's file changed or not named"; }
+"$mpsim" merge --output=a.csv a.points/*.csv && "$mpsim" sweep --hz=100,250 \
+    --runtime=20ms --output=local.csv && cmp -s a.csv local.csv && ok ||
+    no "merge of the listed runs differs from the local sweep"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,38 @@
+#!/bin/bash
+# install.sh: `make install` with DESTDIR and PREFIX puts the binary, the
+# man page and the bash completion where they belong; the page passes
+# mandoc's lint and renders with man -l; the installed completion
+# completes; an installed mpsim's --list-runs names it by its bare name.
+#
+# usage: install.sh   (from the top of the tree, after make)
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+no() { echo "install: $*"; fail=$((fail + 1)); }
+
+make -s -C "$top" install DESTDIR="$tmp/stage" PREFIX=/opt/mp >/dev/null
+root=$tmp/stage/opt/mp
+for f in bin/mpsim share/man/man1/mpsim.1 share/bash-completion/completions/mpsim; do
+	[ -f "$root/$f" ] || no "$f not installed"
+done
+[ -x "$root/bin/mpsim" ] || no "bin/mpsim is not executable"
+"$root/bin/mpsim" --version | grep -q '^mpsim ' || no "the installed mpsim does not run"
+
+# mandoc's errors and warnings (its style notes name manuals this
+# machine may lack, so they are left out)
+mandoc -Tlint -Wwarning "$root/share/man/man1/mpsim.1" || no "mandoc -Tlint"
+MANWIDTH=80 man -l "$root/share/man/man1/mpsim.1" 2>/dev/null >"$tmp/page.txt"
+grep -q 'mpsim.*simulate Linux dm-multipath' "$tmp/page.txt" || no "man -l does not show the page"
+
+bash "$top/tests/completion.sh" "$root/bin/mpsim" \
+    "$root/share/bash-completion/completions/mpsim" >/dev/null ||
+    no "the installed completion"
+
+# found on PATH, mpsim prints its bare name in --list-runs
+(cd "$tmp" && PATH=$root/bin:$PATH mpsim sweep --hz=100 --runtime=1ms --list-runs) |
+    grep -q '^mpsim sweep ' || no "--list-runs of an installed mpsim"
+
+echo "install: $([ "$fail" -eq 0 ] && echo passed || echo "$fail failed")"
+[ "$fail" -eq 0 ]
