@@ -116,7 +116,7 @@ test: deps
 	sh tests/cli.sh ./mpsim
 	bash tests/install.sh
 	sh tests/check-citations.sh
-	sh tests/readme.sh
+	sh tests/readme.sh ./mpsim
 
 # linux-source-6.1's selectors beside mpsim's (tests/kernel-check.sh)
 kernel-check: deps

@@ -1,0 +1,163 @@
+#!/bin/sh
+# readme.sh: the README's examples run.  Every command of the README's
+# code blocks (4-space indented blocks, and ```sh or ```console fences)
+# is run in a fresh copy of the tree, in a scratch directory:
+#
+# - a plain block is a shell script: every command must exit 0;
+# - in a block of "$ COMMAND" lines, the lines under a command are what
+#   it writes on stderr, exactly; a command shown with an error
+#   ("mpsim: ..." that is no warning) must exit 2 with nothing on stdout,
+#   any other must exit 0;
+# - a block right after a line "<!-- not-run: REASON -->" is not run, and
+#   the reason is printed.
+#
+# After each block, no file of the tree may have changed or gone, and no
+# new file may appear inside the tree's folders (new files at the top,
+# such as a sweep's depth.csv, are the examples' own outputs).
+#
+# usage: readme.sh MPSIM   (MPSIM is copied into the copy as ./mpsim)
+set -eu
+LC_ALL=C
+export LC_ALL
+mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+copy=$tmp/repo
+mkdir "$copy" "$tmp/blocks"
+
+# the tree as it is checked out (with any change not yet committed)
+cd "$top"
+if git rev-parse --git-dir >/dev/null 2>&1; then
+	git ls-files --cached --others --exclude-standard
+else
+	find . -type f ! -path './.git/*' ! -path './build*' ! -name mpsim |
+	    sed 's|^\./||'
+fi | while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done \
+    >"$tmp/files"
+tar -cf - -T "$tmp/files" | tar -xf - -C "$copy"
+cp -p "$mpsim" "$copy/mpsim"
+# the build beside it, times kept, so that a make target in an example
+# finds it up to date instead of rebuilding the whole program
+if [ -d build ]; then
+	tar -cf - --exclude=build/mpsim-tests build | tar -xf - -C "$copy"
+fi
+
+# the blocks: blocks/LINE.sh (plain), LINE.dollar ($ lines), LINE.skip
+awk -v out="$tmp/blocks" '
+function flush(   f, i) {
+	if (!n) return
+	if (skip != "") {
+		f = out "/" start ".skip"; print skip > f
+	} else {
+		f = out "/" start (dollar ? ".dollar" : ".sh")
+		for (i = 1; i <= n; i++) print blk[i] > f
+	}
+	close(f); n = 0; skip = ""; dollar = 0; pending = ""
+}
+/^<!-- not-run:/ {
+	pending = $0; sub(/^<!-- not-run: */, "", pending); sub(/ *-->.*/, "", pending)
+	if (pending == "") pending = "(no reason given)"
+	next
+}
+/^```/ {
+	if (fence) { fence = 0; flush(); next }
+	fence = 1; lang = substr($0, 4); start = NR; skip = pending; pending = ""; next
+}
+fence { if (lang == "sh" || lang == "console") { blk[++n] = $0; if ($0 ~ /^\$ /) dollar = 1 } next }
+/^    / && (prev == "" || n) {
+	if (!n) { start = NR; skip = pending; pending = "" }
+	blk[++n] = substr($0, 5); if (blk[n] ~ /^\$ /) dollar = 1
+	prev = $0; next
+}
+{ flush(); prev = $0; if ($0 != "" && $0 !~ /^<!--/) pending = "" }
+END { flush() }' "$top/README.md"
+
+# cksum of every file of the copy but build output
+snapshot() {
+	(cd "$copy" && find . -type f ! -path './build/*' ! -path './build-*' \
+	    ! -name mpsim | sort | xargs cksum) >"$1"
+}
+snapshot "$tmp/before"
+# the folders of the tree: nothing new may appear in them
+sed -n 's|^\(.*\)/[^/]*$|\1|p' "$tmp/files" | sort -u >"$tmp/dirs"
+
+pass=0
+fail=0
+skipped=0
+no() { echo "readme: $*"; fail=$((fail + 1)); }
+
+unchanged() {
+	snapshot "$tmp/after"
+	# "changed FILE", "gone FILE" and "new FILE", by name
+	awk 'NR == FNR { sum[$3] = $1 " " $2; next }
+	     !($3 in sum) { print "new", $3; next }
+	     sum[$3] != $1 " " $2 { print "changed", $3 }
+	     { delete sum[$3] }
+	     END { for (f in sum) print "gone", f }' \
+	    "$tmp/before" "$tmp/after" >"$tmp/diff"
+	bad=0
+	while read -r what f; do
+		d=$(dirname "${f#./}")
+		if [ "$what" = new ] && { [ "$d" = . ] || ! grep -qxF "$d" "$tmp/dirs"; }; then
+			continue	# an example's own output, beside the tree
+		fi
+		if [ "$what" != new ] && ! grep -qxF "${f#./}" "$tmp/files"; then
+			continue	# an earlier example's output
+		fi
+		no "README line $1: $what: ${f#./}"
+		bad=1
+	done <"$tmp/diff"
+	cp "$tmp/after" "$tmp/before"
+	return $bad
+}
+
+for b in $(ls "$tmp/blocks" | sort -n); do
+	line=${b%%.*}
+	case $b in
+	*.skip)
+		echo "readme: line $line not run: $(cat "$tmp/blocks/$b")"
+		skipped=$((skipped + 1))
+		continue ;;
+	*.sh)
+		if (cd "$copy" && sh -e "$tmp/blocks/$b") >"$tmp/out" 2>"$tmp/err"; then
+			pass=$((pass + 1))
+		else
+			no "README line $line: a command failed:"
+			sed 's/^/  | /' "$tmp/blocks/$b"
+			tail -5 "$tmp/err" | sed 's/^/  ! /'
+		fi ;;
+	*.dollar)
+		# each "$ " command with the lines under it
+		awk -v dir="$tmp" '
+			/^\$ / { n++; f = dir "/cmd" n; print substr($0, 3) > f; close(f)
+				 e = dir "/exp" n; printf "" > e; close(e); next }
+			{ print >> (dir "/exp" n); close(dir "/exp" n) }
+			END { print n > (dir "/ncmd") }' "$tmp/blocks/$b"
+		i=1
+		while [ "$i" -le "$(cat "$tmp/ncmd")" ]; do
+			cmd=$(cat "$tmp/cmd$i")
+			st=0
+			(cd "$copy" && eval "$cmd") >"$tmp/out" 2>"$tmp/err" || st=$?
+			want=0
+			if grep -q '^mpsim: ' "$tmp/exp$i" &&
+			    ! grep -q '^mpsim: warning' "$tmp/exp$i"; then
+				want=2
+				[ -s "$tmp/out" ] && no "README line $line: $cmd: writes on stdout"
+			fi
+			if [ "$st" -ne "$want" ]; then
+				no "README line $line: $cmd: exit status $st, not $want"
+			elif ! cmp -s "$tmp/err" "$tmp/exp$i"; then
+				no "README line $line: $cmd: stderr differs from the README:"
+				diff "$tmp/exp$i" "$tmp/err" | sed 's/^/  /' | head -6
+			else
+				pass=$((pass + 1))
+			fi
+			i=$((i + 1))
+		done ;;
+	esac
+	unchanged "$line" || true
+done
+
+echo "readme: $pass blocks or commands passed, $skipped not run, $fail failed"
+[ "$fail" -eq 0 ]
