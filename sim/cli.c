@@ -64,11 +64,27 @@ static bool cli_key_is_job(const char *key)
  */
 static int load_scenario(struct run_opts *o, const char *name, char *err)
 {
+	char list[ERR_MAX / 2] = "";
+	const char *n;
+	size_t used = 0;
+	unsigned k;
+
 	snprintf(o->scenario_name, sizeof(o->scenario_name), "%s", name);
-	if (!strchr(name, '/') && (scenario_builtin_text(name) ||
-				   (access(name, F_OK) && errno == ENOENT)))
+	if (scenario_builtin_text(name) && !strchr(name, '/'))
 		return scenario_load_builtin(&o->sc, name, err);
-	return scenario_load_file(&o->sc, name, err);
+	if (strchr(name, '/') || !access(name, F_OK) || errno != ENOENT)
+		return scenario_load_file(&o->sc, name, err);
+	for (n = name; *n; n++)
+		if ((unsigned char)*n < ' ')
+			return input_error(err, "--scenario: no file of that "
+					   "name (it holds a control character)");
+	for (k = 0; (n = scenario_builtin_name(k)); k++) {
+		if (used + strlen(n) + 3 > sizeof(list))
+			break;
+		used += (size_t)sprintf(list + used, "%s%s", k ? ", " : "", n);
+	}
+	return input_error(err, "--scenario: no file '%.60s', nor a built-in "
+			   "scenario of that name (built in: %s)", name, list);
 }
 
 /* Whether name is one of a command's own options (NULL-ended list). */

@@ -1,6 +1,6 @@
 /*
  * sweep-grammar.c: the values a sweep option takes: comma lists (with
- * "\\," for a comma inside a value) and ranges of whole numbers (A..B,
+ * \, for a comma inside a value) and ranges of whole numbers (A..B,
  * A..B+S, A..B*F), expanded into items.
  */
 #include <ctype.h>
@@ -161,7 +161,7 @@ void sweep_values_free(char **items, unsigned n)
 
 /*
  * The next item of a comma list from *p: up to an unescaped comma, with
- * "\\," read as a comma and "\\\\" as a backslash, so that a value that
+ * \, read as a comma and \\ as a backslash, so that a value that
  * holds commas (lognormal:400us,1.5) can be one item.  Advances *p past
  * the comma; *more says whether one followed.
  */

@@ -39,6 +39,18 @@ for o in $(grep -o '^| `--[a-z_.A-Z-]*' "$top/README.md" | sed 's/^| `//' | sort
 	grep -q -- "$o" main.txt && ok || no "mpsim --help does not name $o"
 done
 
+# ... and every option the program's tables accept: [path] keys as words
+# (--path.NAME.KEY), the others as --key
+for k in $(grep -o '^	{ "[a-z_]*", SEC_[A-Z]*' "$top/sim/scenario.c" | tr -d '{",	' |
+    sed 's/ SEC_/:/') $(grep -o '^	{ "[a-z_]*", \(0\|FO_FLAG\)' \
+    "$top/workloads/fio-opts.c" | cut -d'"' -f2 | sed 's/$/:JOB/'); do
+	key=${k%%:*}
+	case $k in
+	*:PATH) grep -qw -- "$key" main.txt ;;
+	*) grep -q -- "--$key\b" main.txt ;;
+	esac && ok || no "mpsim --help does not name the option $key"
+done
+
 # --name: a fio command line is the job file it spells, read as fio's.
 cat >w.fio <<'JOB'
 [global]

@@ -228,6 +228,24 @@ Test(sweep_grammar, non_numeric_keys_take_dots_literally)
 	sweep_values_free(items, 1);
 }
 
+/* \, is a comma inside a value, \\ a backslash; any other backslash stays
+ * as it is (the C strings below double each backslash). */
+Test(sweep_grammar, escaped_commas_stay_inside_a_value)
+{
+	static const char *const dist[] = { "exp:1ms", "lognormal:400us,1.5",
+					    "gamma:1ms,0.5" };
+	static const char *const bs[] = { "4k,64k", "8k" };
+	static const char *const slash[] = { "a\\", "b\\c" };
+	char err[ERR_MAX], **items;
+
+	expect_items("path.sdj.service",
+		     "exp:1ms,lognormal:400us\\,1.5,gamma:1ms\\,0.5", dist, 3);
+	expect_items("bs", "4k\\,64k,8k", bs, 2);
+	expect_items("scenario", "a\\\\,b\\c", slash, 2);
+	/* an empty item is still refused */
+	cr_assert_lt(sweep_values("rw", "read,,write", false, &items, err), 0);
+}
+
 Test(sweep_grammar, bad_values_are_refused_naming_the_option)
 {
 	static const char *const bad[] = {
