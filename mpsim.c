@@ -47,6 +47,9 @@ static int command(int argc, char **argv)
 				commands[i].help(stdout);
 				return EXIT_OK;
 			}
+		mpsim_error("help: unknown command '%s' (see mpsim --help)",
+			    argv[2]);
+		return EXIT_BAD_INPUT;
 	}
 	if (!strcmp(argv[1], "help") || (argv[1][0] == '-' &&
 					  wants_help(argc, argv))) {

@@ -4,11 +4,11 @@
  * written, byte for byte.  An --output that already holds points of the
  * same sweep keeps them; one that holds anything else is refused.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sweep.h"
 
@@ -227,9 +227,10 @@ int cmd_merge(int argc, char **argv)
 	/* the output itself: refused if it holds another sweep (as the
 	 * sweep refuses it); the points of this sweep it holds are kept */
 	out.name = output;
-	if (read_file(&out) && errno != ENOENT) {
-		snprintf(err, sizeof(err), "mpsim: merge: %s", output);
-		perror(err);
+	if (!access(output, F_OK) &&
+	    read_text_file(output, SWEEP_FILE_MAX, "sweep result file",
+			   &out.buf, &out.n, err)) {
+		bad("%s", err);
 		goto out;
 	}
 	if (out.n) {
