@@ -6,8 +6,9 @@
 # document and is left alone.
 #
 # Citations that still name kernel.md (the specification the model was
-# written from, which a clone does not have) are listed; with
-# CITATIONS_STRICT=1 they fail the check.
+# written from, which a clone does not have), and the sections of that
+# specification's design.md, are counted; with CITATIONS_STRICT=1 they
+# are listed and fail the check.
 #
 # usage: check-citations.sh   (from anywhere in the tree)
 set -eu
@@ -79,6 +80,17 @@ if [ "$old" -gt 0 ]; then
 	if [ "${CITATIONS_STRICT:-0}" = 1 ]; then
 		grep -n -I -E 'kernel\.md' $(cat "$tmp/files") | sed 's/^/  /'
 		bad=$((bad + old))
+	fi
+fi
+
+# the specification's design.md, which a clone does not have either
+# (docs/design.md has no numbered sections)
+spec=$(grep -n -I -E '(^|[^/])design\.md §' $(cat "$tmp/files") 2>/dev/null | grep -c . || true)
+if [ "$spec" -gt 0 ]; then
+	echo "citations: $spec lines cite design.md §N, a section no file of the tree has"
+	if [ "${CITATIONS_STRICT:-0}" = 1 ]; then
+		grep -n -I -E '(^|[^/])design\.md §' $(cat "$tmp/files") | sed 's/^/  /'
+		bad=$((bad + spec))
 	fi
 fi
 

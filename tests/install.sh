@@ -2,7 +2,8 @@
 # install.sh: `make install` with DESTDIR and PREFIX puts the binary, the
 # man page and the bash completion where they belong; the page passes
 # mandoc's lint and renders with man -l; the installed completion
-# completes; an installed mpsim's --list-runs names it by its bare name.
+# completes; an installed mpsim's --list-runs names it by its bare name;
+# make uninstall takes the three files away.
 #
 # usage: install.sh   (from the top of the tree, after make)
 set -eu
@@ -33,6 +34,10 @@ bash "$top/tests/completion.sh" "$root/bin/mpsim" \
 # found on PATH, mpsim prints its bare name in --list-runs
 (cd "$tmp" && PATH=$root/bin:$PATH mpsim sweep --hz=100 --runtime=1ms --list-runs) |
     grep -q '^mpsim sweep ' || no "--list-runs of an installed mpsim"
+
+make -s -C "$top" uninstall DESTDIR="$tmp/stage" PREFIX=/opt/mp >/dev/null
+left=$(find "$tmp/stage" -type f | wc -l)
+[ "$left" -eq 0 ] || no "make uninstall left $left files"
 
 echo "install: $([ "$fail" -eq 0 ] && echo passed || echo "$fail failed")"
 [ "$fail" -eq 0 ]
