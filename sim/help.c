@@ -225,5 +225,8 @@ void help_bench(FILE *f)
 "\n"
 "Measures simulated I/Os (and events) per second of wall time, one thread,\n"
 "for every selector on the default scenario and on bench-large (48 paths,\n"
-"512 I/Os in flight).  Takes no options; about half a minute.\n", f);
+"512 I/Os in flight).  Takes no options; about half a minute.\n"
+"\n"
+"example:\n"
+"  mpsim bench | tee bench.md\n", f);
 }
