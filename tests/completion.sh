@@ -39,6 +39,7 @@ expect() {
 expect 'mpsim ' run compare sweep merge list bench timers
 expect 'mpsim sw' sweep
 expect 'mpsim list ' selectors scenarios
+expect 'mpsim help ' run compare sweep merge list bench timers
 expect 'mpsim --sel' --selector= --selector_args= --select_clock=
 expect 'mpsim --' --scenario= --columns= --version --name= --output-format=
 expect 'mpsim sweep --' --reps= --list-runs
