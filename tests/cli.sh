@@ -19,8 +19,12 @@ ok() { pass=$((pass + 1)); }
 no() { echo "cli: $*"; fail=$((fail + 1)); }
 cd "$tmp"
 
-# Every command answers --help: usage on stdout, status 0, no stderr.
-for c in run compare sweep merge list bench timers; do
+# Every command of mpsim.c's table answers --help: usage on stdout,
+# status 0, no stderr; the main help lists it.
+cmds=$(sed -n 's/^	{ "\([a-z]*\)", cmd_.*/\1/p' "$top/mpsim.c")
+[ "$(echo "$cmds" | wc -w)" -ge 7 ] || no "mpsim.c: the command table was not found"
+for c in $cmds; do
+	"$mpsim" --help | grep -q "^  $c " && ok || no "mpsim --help does not list $c"
 	if "$mpsim" "$c" --help >h.out 2>h.err && [ ! -s h.err ] &&
 	    grep -q "^usage: mpsim.*$c\|^usage: mpsim \[run\]" h.out; then
 		ok

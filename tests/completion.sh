@@ -36,10 +36,15 @@ expect() {
 	done
 }
 
-expect 'mpsim ' run compare sweep merge list bench timers
+# the commands of mpsim.c's table
+cmds=$(sed -n 's/^	{ "\([a-z]*\)", cmd_.*/\1/p' "$(dirname "$0")/../mpsim.c")
+[ -n "$cmds" ] || { echo "completion: no commands in mpsim.c"; exit 1; }
+# shellcheck disable=SC2086
+expect 'mpsim ' $cmds
 expect 'mpsim sw' sweep
 expect 'mpsim list ' selectors scenarios
-expect 'mpsim help ' run compare sweep merge list bench timers
+# shellcheck disable=SC2086
+expect 'mpsim help ' $cmds
 expect 'mpsim --sel' --selector= --selector_args= --select_clock=
 expect 'mpsim --' --scenario= --columns= --version --name= --output-format=
 expect 'mpsim sweep --' --reps= --list-runs
