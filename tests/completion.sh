@@ -42,7 +42,7 @@ cmds=$(sed -n 's/^	{ "\([a-z]*\)", cmd_.*/\1/p' "$(dirname "$0")/../mpsim.c")
 # shellcheck disable=SC2086
 expect 'mpsim ' $cmds
 expect 'mpsim sw' sweep
-expect 'mpsim list ' selectors scenarios
+expect 'mpsim list ' selectors scenarios options
 # shellcheck disable=SC2086
 expect 'mpsim help ' $cmds
 expect 'mpsim --sel' --selector= --selector_args= --select_clock=
