@@ -1,6 +1,7 @@
 /*
- * help.c: the help text of mpsim and of each of its commands (mpsim
- * --help, mpsim COMMAND --help, mpsim help COMMAND).  Every example is
+ * help.c: the help text of mpsim and of its commands (mpsim --help,
+ * mpsim COMMAND --help, mpsim help COMMAND); timers and published keep
+ * theirs beside their own options.  Every example is
  * written as a shell needs it: '*', spaces and backslashes are quoted.
  */
 #include "cli.h"
