@@ -110,16 +110,16 @@ n=$(ls "$top"/workloads/scenarios/*.ini | wc -l)
 grep -q ',"lognormal:1ms,1.5",sdj,' sw.csv && ok || no "sweep did not take lognormal:1ms\\,1.5 as one value"
 
 # merge refuses an --output that holds another sweep, and leaves it alone
-"$mpsim" sweep --hz=100,250 --runtime=20ms --output=a.csv --list-runs >runs.txt
+"$mpsim" sweep --iodepth=1,2 --runtime=20ms --output=a.csv --list-runs >runs.txt
 # the commands name this binary, and run with no mpsim on PATH
 head -1 runs.txt | grep -q "^$mpsim sweep " && ok || no "--list-runs does not name $mpsim"
 env PATH=/usr/bin:/bin sh runs.txt && ok || no "--list-runs commands fail without mpsim on PATH"
-"$mpsim" sweep --hz=300 --runtime=20ms --output=other.csv
+"$mpsim" sweep --iodepth=4 --runtime=20ms --output=other.csv
 cp other.csv other.before
 "$mpsim" merge --output=other.csv a.points/*.csv 2>err.txt && no "merge overwrote another sweep" ||
     { cmp -s other.csv other.before && grep -q 'another sweep' err.txt && ok ||
       no "merge: another sweep's file changed or not named"; }
-"$mpsim" merge --output=a.csv a.points/*.csv && "$mpsim" sweep --hz=100,250 \
+"$mpsim" merge --output=a.csv a.points/*.csv && "$mpsim" sweep --iodepth=1,2 \
     --runtime=20ms --output=local.csv && cmp -s a.csv local.csv && ok ||
     no "merge of the listed runs differs from the local sweep"
 

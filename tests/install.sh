@@ -32,7 +32,7 @@ bash "$top/tests/completion.sh" "$root/bin/mpsim" \
     no "the installed completion"
 
 # found on PATH, mpsim prints its bare name in --list-runs
-(cd "$tmp" && PATH=$root/bin:$PATH mpsim sweep --hz=100 --runtime=1ms --list-runs) |
+(cd "$tmp" && PATH=$root/bin:$PATH mpsim sweep --iodepth=2 --runtime=1ms --list-runs) |
     grep -q '^mpsim sweep ' || no "--list-runs of an installed mpsim"
 
 make -s -C "$top" uninstall DESTDIR="$tmp/stage" PREFIX=/opt/mp >/dev/null
