@@ -65,7 +65,7 @@ done <"$tmp/cites"
 # every test the model names (`suite/test`) exists in tests/*.c
 grep -h -o 'Test([a-z_0-9]*, *[a-z_0-9]*' tests/*.c |
     sed 's/.*Test(//; s/, */\//' | sort -u >"$tmp/tests"
-for t in $(grep -o '`[a-z_0-9]*/[a-z_0-9]*`' "$model" | tr -d '`' | sort -u); do
+for t in $(grep -o '`[a-z_0-9][a-z_0-9]*/[a-z_0-9][a-z_0-9]*`' "$model" | tr -d '`' | sort -u); do
 	n=$((n + 1))
 	if ! grep -qx "$t" "$tmp/tests"; then
 		echo "citations: $model names test $t, which tests/*.c does not hold"
