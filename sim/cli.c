@@ -289,6 +289,11 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		} else if (!strcmp(name, "output")) {
 			if (!val || !*val)
 				return input_error(err, "--output: needs a file name");
+			/* the finished file is renamed over the path: a
+			 * device or directory there is refused, as sweep's */
+			r = check_output_file(val, err);
+			if (r)
+				return r;
 			o->output = val;
 		} else {
 			r = scenario_set(&o->sc, name, val ? val : "1", err);
