@@ -1281,6 +1281,12 @@ int scenario_parse(struct scenario *sc, const char *text, const char *origin,
 	return parse(sc, text, origin, false, err);
 }
 
+int scenario_parse_fio(struct scenario *sc, const char *text,
+		       const char *origin, char *err)
+{
+	return parse(sc, text, origin, true, err);
+}
+
 static int replace_jobs(struct scenario *sc, const char *text,
 			const char *origin, char *err)
 {

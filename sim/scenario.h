@@ -291,6 +291,11 @@ int scenario_load_job_text(struct scenario *sc, const char *text,
  * than a [multipath] or [path] one: fio's --name gives it to one job. */
 bool scenario_key_is_job(const char *key);
 
+/* The jobs of fio job-file text as scenario_load_jobs() reads them from a
+ * file: a scenario holding jobs only (sc initialised here). */
+int scenario_parse_fio(struct scenario *sc, const char *text,
+		       const char *origin, char *err);
+
 /* Load a built-in scenario by name ("hst-bio-mpath"). */
 int scenario_load_builtin(struct scenario *sc, const char *name, char *err);
 

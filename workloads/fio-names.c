@@ -162,6 +162,11 @@ static bool value_ok(const char *v, const char *ok)
 	return false;
 }
 
+const char *fio_name(unsigned i)
+{
+	return i < ARRAY_SIZE(fio_names) ? fio_names[i] : NULL;
+}
+
 enum fio_class fio_classify(const char *key, const char *value,
 			    const char **why)
 {

@@ -141,6 +141,8 @@ enum fio_class {
  */
 enum fio_class fio_classify(const char *key, const char *value,
 			    const char **why);
+/* The i-th option name of fio 3.33 (i = 0, 1, ...), NULL past the last. */
+const char *fio_name(unsigned i);
 
 /* ---- workloads/iolog.c: fio's I/O log, versions 2 and 3 ---- */
 
