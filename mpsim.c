@@ -33,6 +33,19 @@ static bool wants_help(int argc, char **argv)
 	return false;
 }
 
+/* Runs a command with its warnings held back until its input is accepted
+ * (sim.h): bad input stays one line. */
+static int held_warnings(int (*fn)(int argc, char **argv), int argc,
+			 char **argv)
+{
+	int rc;
+
+	mpsim_warn_hold();
+	rc = fn(argc, argv);
+	mpsim_warn_release(rc != EXIT_BAD_INPUT);
+	return rc;
+}
+
 static int command(int argc, char **argv)
 {
 	unsigned i;
@@ -40,7 +53,7 @@ static int command(int argc, char **argv)
 	mpsim_argv0 = argv[0];
 	/* No arguments: the built-in comparison (kernel.md §6.2). */
 	if (argc < 2)
-		return cmd_compare(0, NULL);
+		return held_warnings(cmd_compare, 0, NULL);
 	if (!strcmp(argv[1], "help") && argc == 3) {
 		for (i = 0; i < ARRAY_SIZE(commands); i++)
 			if (!strcmp(argv[2], commands[i].name)) {
@@ -67,14 +80,14 @@ static int command(int argc, char **argv)
 			commands[i].help(stdout);
 			return EXIT_OK;
 		}
-		return commands[i].fn(argc - 1, argv + 1);
+		return held_warnings(commands[i].fn, argc - 1, argv + 1);
 	}
 	if (argv[1][0] != '-') {
 		mpsim_error("unknown command '%s' (see mpsim --help)", argv[1]);
 		return EXIT_BAD_INPUT;
 	}
 	/* Options without a command: one run. */
-	return cmd_run(argc, argv);
+	return held_warnings(cmd_run, argc, argv);
 }
 
 /*

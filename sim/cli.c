@@ -578,6 +578,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
 		cli_warn_inert(argc, argv, &o.sc);
 		run_warn(&o.sc, &res, NULL);
 	}
+	mpsim_warn_release(true);	/* the input is good: its warnings */
 	pv.scenario = o.scenario_name;
 	pv.seed = o.seed;
 	pv.options = o.options;

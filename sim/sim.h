@@ -57,6 +57,7 @@
 #define MPSIM_SIM_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -106,6 +107,15 @@ void mpsim_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 void mpsim_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int mpsim_quiet;
+
+/*
+ * Bad input is one line on stderr, so the warnings about options read
+ * before a later one is refused must not show: main() holds them back
+ * from the start, and they are shown (show) once the command has accepted
+ * its input, or dropped (!show) when it refuses it.
+ */
+void mpsim_warn_hold(void);
+void mpsim_warn_release(bool show);
 
 /* Trims white space from both ends of s in place; returns the new start. */
 char *str_trim(char *s);

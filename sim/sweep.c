@@ -265,6 +265,8 @@ int cmd_sweep(int argc, char **argv)
 		sweep_free(&sw);
 		return EXIT_BAD_INPUT;
 	}
+	/* every point is accepted: its warnings now, not after the run */
+	mpsim_warn_release(true);
 	if (sw.slurm)
 		rc = sweep_slurm(&sw);
 	else

@@ -25,7 +25,8 @@ int mpsim_quiet;
 
 /* "mpsim: " prefix, the message with its control characters escaped, and
  * one newline, in one write so that concurrent workers do not interleave. */
-static void print_line(const char *prefix, const char *fmt, va_list ap)
+static void print_line(FILE *out, const char *prefix, const char *fmt,
+		       va_list ap)
 {
 	char msg[1024], line[4 * sizeof(msg) + 32];
 	const unsigned char *c;
@@ -46,17 +47,22 @@ static void print_line(const char *prefix, const char *fmt, va_list ap)
 			n += (size_t)sprintf(line + n, "\\x%02x", *c);
 	}
 	line[n++] = '\n';
-	fflush(stderr);
-	fwrite(line, 1, n, stderr);
-	fflush(stderr);
+	fflush(out);
+	fwrite(line, 1, n, out);
+	fflush(out);
 }
+
+/* Warnings held back until the input is known to be good (see sim.h). */
+static FILE *held;
+static char *held_buf;
+static size_t held_len;
 
 void mpsim_error(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	print_line("", fmt, ap);
+	print_line(stderr, "", fmt, ap);
 	va_end(ap);
 }
 
@@ -67,7 +73,7 @@ void mpsim_warn(const char *fmt, ...)
 	if (mpsim_quiet)
 		return;
 	va_start(ap, fmt);
-	print_line("warning: ", fmt, ap);
+	print_line(held ? held : stderr, "warning: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -75,6 +81,27 @@ static void oom(size_t n)
 {
 	fprintf(stderr, "mpsim: out of memory (allocating %zu bytes)\n", n);
 	abort();
+}
+
+void mpsim_warn_hold(void)
+{
+	if (held)
+		return;
+	held = open_memstream(&held_buf, &held_len);
+	if (!held)
+		oom(BUFSIZ);
+}
+
+void mpsim_warn_release(bool show)
+{
+	if (!held)
+		return;
+	fclose(held);
+	held = NULL;
+	if (show)
+		fputs(held_buf, stderr);
+	free(held_buf);
+	held_buf = NULL;
 }
 
 void *xmalloc(size_t n)
