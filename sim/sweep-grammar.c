@@ -143,10 +143,14 @@ static char *term_format(uint64_t n, const char *unit)
 	return xstrdup(buf);
 }
 
-/* Grow-by-one list of items. */
+/* Append to the list of items, which doubles when its count reaches a
+ * power of two: a range of SWEEP_MAX_POINTS items is linear work whatever
+ * realloc() does (one more item at a time is quadratic under ASan's
+ * allocator, which never grows in place). */
 static void push(char ***items, unsigned *n, char *s)
 {
-	*items = xrealloc(*items, (*n + 1) * sizeof(**items));
+	if (!(*n & (*n - 1)))
+		*items = xrealloc(*items, (*n ? 2 * *n : 1) * sizeof(**items));
 	(*items)[(*n)++] = s;
 }
 
