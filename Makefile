@@ -11,6 +11,7 @@
 #   make slurm-check  a sweep as a Slurm job array on a one-node cluster
 #                 started here (installs slurm and munge; run as root)
 #   make valgrind the test suite under valgrind's memcheck
+#   make fuzz     each libFuzzer target for FUZZ_S seconds (needs clang)
 #   make results  regenerate results/ with ./mpsim (a few minutes)
 #   make plots    render plots/*.png and *.svg from results/ (needs gnuplot)
 #   make install  mpsim, its man page and bash completion under PREFIX
@@ -51,10 +52,19 @@ KCOMPAT  := $(sort $(wildcard kcompat/*.h kcompat/*/*.h kcompat/*/*/*.h)) \
 SCN      := $(sort $(wildcard workloads/scenarios/*.ini))
 TEST_SRC := $(filter-out tests/kernel-check.c,$(sort $(wildcard tests/*.c)))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+# One fuzz target per file of tests/fuzz/, named after it; tests/fuzz/lib/
+# holds what they share, the corpus replay and the dictionary generator.
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/*.c))
+FUZZ_TARGETS := $(FUZZ_SRC:tests/fuzz/%.c=%)
+FUZZ_OBJ := $(FUZZ_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/lib/common.o
+FUZZ_S  ?= 10
+FUZZ_CC ?= clang
+SAN     = address,undefined,float-cast-overflow
 
 .PHONY: all run test check-long bench asan valgrind noopt results plots \
         kernel-check slurm-check \
-        clean deps results-dm-delay-sync install uninstall
+        clean deps results-dm-delay-sync install uninstall \
+        fuzz fuzz-bins fuzz-build fuzz-corpus
 all: mpsim
 
 deps:
@@ -72,6 +82,26 @@ $(BUILD)/mpsim-tests: $(TEST_OBJ) $(OBJ)
 # make kernel-check's driver (tests/kernel-check.c), not a Criterion test
 $(BUILD)/kernel-check: $(BUILD)/tests/kernel-check.o $(OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDLIBS)
+
+# The corpus replay (make test) and the dictionaries (make fuzz).
+$(BUILD)/fuzz-replay: $(BUILD)/tests/fuzz/lib/replay.o $(FUZZ_OBJ) $(OBJ)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDLIBS)
+
+$(BUILD)/fuzz-dict: $(BUILD)/tests/fuzz/lib/dict.o $(OBJ)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDLIBS)
+
+$(BUILD)/fuzz-targets.h: $(FUZZ_SRC) Makefile
+	@mkdir -p $(@D)
+	printf 'FUZZ(%s)\n' $(FUZZ_TARGETS) > $@
+
+$(BUILD)/tests/fuzz/lib/replay.o: $(BUILD)/fuzz-targets.h
+$(BUILD)/tests/fuzz/lib/replay.o: ALL_CFLAGS += -I$(BUILD)
+
+# A libFuzzer binary per target (built by `make fuzz` in build-fuzz/).
+fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
+$(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/lib/common.o $(OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,$(SAN) -o $@ $^ $(ALL_LDLIBS)
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
@@ -117,6 +147,9 @@ test: deps
 	bash tests/install.sh
 	sh tests/check-citations.sh
 	sh tests/readme.sh ./mpsim
+	@$(MAKE) --no-print-directory $(BUILD)/fuzz-replay
+	$(BUILD)/fuzz-replay tests/fuzz/corpus
+	sh tests/contract.sh ./mpsim
 
 # linux-source-6.1's selectors beside mpsim's (tests/kernel-check.sh)
 kernel-check: deps
@@ -137,7 +170,7 @@ bench: deps
 asan: deps
 	@$(MAKE) --no-print-directory CC=clang BUILD=build-asan \
 	    CFLAGS="-O1 -g -DMPSIM_DEBUG -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	    build-asan/mpsim-tests build-asan/mpsim
+	    build-asan/mpsim-tests build-asan/mpsim build-asan/fuzz-replay
 	ASAN_OPTIONS=detect_leaks=1 build-asan/mpsim-tests --jobs=2
 	LC_ALL=C sh tests/golden.sh build-asan/mpsim
 	sh tests/window.sh build-asan/mpsim
@@ -146,6 +179,8 @@ asan: deps
 	sh tests/slurm-script.sh build-asan/mpsim
 	sh tests/trace.sh build-asan/mpsim
 	sh tests/limits.sh build-asan/mpsim
+	ASAN_OPTIONS=detect_leaks=1 build-asan/fuzz-replay tests/fuzz/corpus
+	sh tests/contract.sh build-asan/mpsim 3
 
 # A one-node Slurm cluster in a scratch directory runs `mpsim sweep
 # --slurm`'s script, with one task cancelled and resubmitted; the merged
@@ -237,7 +272,65 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mpsim $(DESTDIR)$(MANDIR)/man1/mpsim.1 \
 	    $(DESTDIR)$(COMPDIR)/mpsim
 
-clean:
-	rm -rf build build-asan build-noopt mpsim
+# Each fuzz target for FUZZ_S seconds (make fuzz FUZZ_S=600), one after
+# the other, from the committed corpus (never written to: new inputs go
+# to build-fuzz/corpus/NAME/), with a dictionary made from mpsim's own
+# tables.  Findings land in build-fuzz/crashes/; libFuzzer's final
+# statistics are in build-fuzz/log/NAME.log, summed up at the end.
+fuzz-build: deps
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { \
+	    echo "make fuzz needs clang: apt-get install clang" >&2; exit 1; }
+	@$(MAKE) --no-print-directory build/fuzz-dict build/mpsim
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=$(FUZZ_CC) \
+	    CFLAGS="-O1 -g -DMPSIM_DEBUG -DFUZZ_LIBFUZZER -fsanitize=fuzzer-no-link,$(SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	    fuzz-bins
 
--include $(OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/mpsim.d
+fuzz: fuzz-build
+	@mkdir -p build-fuzz/crashes build-fuzz/log build-fuzz/work
+	@fail=0; for t in $(FUZZ_TARGETS); do \
+	    mkdir -p build-fuzz/corpus/$$t; \
+	    build/fuzz-dict $$t > build-fuzz/fuzz/$$t.dict || exit 1; \
+	    echo "fuzz $$t: $(FUZZ_S) s"; \
+	    ( cd build-fuzz/work && UBSAN_OPTIONS=print_stacktrace=1 \
+	      ../fuzz/$$t -max_total_time=$(FUZZ_S) -timeout=10 \
+	        -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
+	        -dict=../fuzz/$$t.dict -artifact_prefix=../crashes/$$t- \
+	        ../corpus/$$t ../../tests/fuzz/corpus/$$t \
+	        > ../log/$$t.log 2>&1 ) || { fail=1; \
+	        echo "fuzz $$t: FOUND something, see build-fuzz/log/$$t.log:"; \
+	        grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|artifact_prefix|Test unit written)' \
+	            build-fuzz/log/$$t.log | head -5; }; \
+	done; \
+	for t in $(FUZZ_TARGETS); do \
+	    awk -v t=$$t '/(DONE|pulse|NEW|REDUCE|INITED) / { \
+	        for (i = 1; i <= NF; i++) { if ($$i == "cov:") c = $$(i+1); \
+	        if ($$i == "ft:") f = $$(i+1) } } \
+	        /stat::number_of_executed_units/ { e = $$2 } \
+	        END { printf "fuzz %-14s %10s runs  cov %5s  ft %6s\n", t, e, c, f }' \
+	        build-fuzz/log/$$t.log; \
+	done; exit $$fail
+
+# Rebuild tests/fuzz/corpus/: the seeds (tests/fuzz/seeds.sh), the corpus
+# and what `make fuzz` found, minimised with libFuzzer's -merge=1 to the
+# inputs that add coverage.  Files named regress-* (inputs that once
+# crashed or hung) are kept as they are.
+fuzz-corpus: fuzz-build
+	sh tests/fuzz/seeds.sh build/mpsim build-fuzz/seeds
+	@mkdir -p build-fuzz/log build-fuzz/crashes
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	    c=tests/fuzz/corpus/$$t; mkdir -p $$c build-fuzz/corpus/$$t; \
+	    rm -rf build-fuzz/merged/$$t; mkdir -p build-fuzz/merged/$$t; \
+	    build-fuzz/fuzz/$$t -merge=1 -timeout=10 \
+	        -artifact_prefix=build-fuzz/crashes/$$t- build-fuzz/merged/$$t \
+	        build-fuzz/seeds/$$t $$c build-fuzz/corpus/$$t \
+	        > build-fuzz/log/$$t-merge.log 2>&1; \
+	    find $$c -type f ! -name 'regress-*' -delete; \
+	    cp build-fuzz/merged/$$t/* $$c/; \
+	    echo "$$c: $$(ls $$c | wc -l) files, $$(du -sk --apparent-size $$c | cut -f1) KiB"; \
+	done
+
+clean:
+	rm -rf build build-asan build-noopt build-fuzz mpsim
+
+-include $(OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/mpsim.d $(FUZZ_OBJ:.o=.d) \
+	$(BUILD)/tests/fuzz/lib/replay.d $(BUILD)/tests/fuzz/lib/dict.d
