@@ -6,6 +6,7 @@
  * format is spelled out below.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../../selectors/selector.h"
@@ -37,17 +38,29 @@ static void words(const char *const *w, const char *pre, const char *post)
 		entry(pre, *w, post);
 }
 
-/* Every option of a run, as pre + name + post. */
+/* Every option of a run (mpsim list options: the first column), as pre +
+ * name + post; fio's every option name too when fio_too. */
 static void options(const char *pre, const char *post, bool fio_too)
 {
+	char *buf = NULL, *line, *save = NULL;
 	const char *name;
-	bool per_path;
+	size_t len = 0;
 	unsigned i;
+	FILE *f;
 
-	for (i = 0; (name = scenario_option_name(i, &per_path)); i++)
-		entry(pre, name, post);
-	for (i = 0; (name = fio_option_name(i)); i++)
-		entry(pre, name, post);
+	f = open_memstream(&buf, &len);
+	if (!f)
+		abort();
+	scenario_list_options(f);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		line[strcspn(line, "\t")] = '\0';
+		if (!strncmp(line, "path.NAME.", 10))
+			line += 10;
+		entry(pre, line, post);
+	}
+	free(buf);
 	for (i = 0; fio_too && (name = fio_name(i)); i++)
 		entry(pre, name, post);
 }
