@@ -310,22 +310,29 @@ fuzz: fuzz-build
 	        build-fuzz/log/$$t.log; \
 	done; exit $$fail
 
-# Rebuild tests/fuzz/corpus/: the seeds (tests/fuzz/seeds.sh), the corpus
-# and what `make fuzz` found, minimised with libFuzzer's -merge=1 to the
-# inputs that add coverage.  Files named regress-* (inputs that once
-# crashed or hung) are kept as they are.
+# Rebuild tests/fuzz/corpus/: the seeds (tests/fuzz/seeds.sh) and the
+# corpus, minimised with libFuzzer's -merge=1 to the inputs that add
+# coverage, then what `make fuzz` found, only the inputs of at most
+# FUZZ_KEEP bytes that add more (the committed corpus stays small).
+# Files named regress-* (inputs that once crashed or hung) are kept as
+# they are.
+FUZZ_KEEP ?= 256
 fuzz-corpus: fuzz-build
 	sh tests/fuzz/seeds.sh build/mpsim build-fuzz/seeds
 	@mkdir -p build-fuzz/log build-fuzz/crashes
 	@set -e; for t in $(FUZZ_TARGETS); do \
-	    c=tests/fuzz/corpus/$$t; mkdir -p $$c build-fuzz/corpus/$$t; \
-	    rm -rf build-fuzz/merged/$$t; mkdir -p build-fuzz/merged/$$t; \
-	    build-fuzz/fuzz/$$t -merge=1 -timeout=10 \
-	        -artifact_prefix=build-fuzz/crashes/$$t- build-fuzz/merged/$$t \
-	        build-fuzz/seeds/$$t $$c build-fuzz/corpus/$$t \
-	        > build-fuzz/log/$$t-merge.log 2>&1; \
+	    c=tests/fuzz/corpus/$$t; m=build-fuzz/merged/$$t; \
+	    mkdir -p $$c build-fuzz/corpus/$$t; \
+	    rm -rf $$m $$m.small; mkdir -p $$m $$m.small; \
+	    find build-fuzz/corpus/$$t -type f -size -$$(($(FUZZ_KEEP) + 1))c \
+	        -exec cp {} $$m.small/ \; ; \
+	    for from in "build-fuzz/seeds/$$t $$c" $$m.small; do \
+	        build-fuzz/fuzz/$$t -merge=1 -timeout=10 \
+	            -artifact_prefix=build-fuzz/crashes/$$t- $$m $$from \
+	            >> build-fuzz/log/$$t-merge.log 2>&1; \
+	    done; \
 	    find $$c -type f ! -name 'regress-*' -delete; \
-	    cp build-fuzz/merged/$$t/* $$c/; \
+	    cp $$m/* $$c/; \
 	    echo "$$c: $$(ls $$c | wc -l) files, $$(du -sk --apparent-size $$c | cut -f1) KiB"; \
 	done
 

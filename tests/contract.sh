@@ -267,7 +267,7 @@ one_case() {
 	set -- $base
 	case $form in
 	cmd) set -- "$v" ;;
-	pos) [ "$c" = merge ] && set -- "$@" "--output=$tmp/out/m.csv"
+	pos) [ "$c" = merge ] && set -- "$@" "--output=$tmp/out/m$wid.csv"
 	     set -- "$@" "$v" ;;
 	sep) set -- "$@" "-$o" "$v" ;;
 	opt) if [ -n "$bare" ]; then
@@ -288,6 +288,7 @@ one_case() {
 # worker N: every case whose number is N modulo 2 (and of the stride)
 worker() {
 	cd "$tmp/cwd"
+	wid=$1
 	out=$tmp/out.$1 err=$tmp/err.$1
 	n=0
 	while read -r c form o l; do

@@ -14,8 +14,8 @@
 /* What a fuzzed scenario may use and still run: more is refused here (not
  * by mpsim) so that one input costs milliseconds, not seconds. */
 #define RUN_MAX_PATHS	16
-#define RUN_MAX_CLONES	32
-#define RUN_MAX_IOS	256	/* per job clone */
+#define RUN_MAX_CLONES	16
+#define RUN_MAX_IOS	64	/* per job clone */
 #define RUN_MAX_DEPTH	4096	/* I/Os in flight, all clones */
 
 char *fuzz_text(const uint8_t *data, size_t size)
