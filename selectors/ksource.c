@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -272,27 +273,53 @@ static int rm_entry(const char *path, const struct stat *sb, int flag,
 	return remove(path);
 }
 
-/* Run argv; 0 if it exits 0.  Its output goes where mpsim's goes: the
- * compiler's messages on stderr, and nothing of it on stdout. */
-static int run(char *const argv[])
+/* Run argv with its output (stdout and stderr) in the file log; 0 if it
+ * exits 0, 127 if it could not be run. */
+static int run(char *const argv[], const char *log)
 {
 	pid_t pid;
-	int status;
+	int status, fd;
 
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		return -1;
 	if (!pid) {
-		dup2(2, 1);
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+			_exit(127);
 		execvp(argv[0], argv);
-		fprintf(stderr, "mpsim: cannot run %s: %s\n", argv[0],
-			strerror(errno));
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) < 0)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * The compiler's first error (the line that says "error"), from its log,
+ * into buf with control characters as '?': bad input is one line, so the
+ * message names the first error and where the others are.
+ */
+static void first_error(const char *log, char *buf, size_t size)
+{
+	FILE *f = fopen(log, "r");
+	char line[512], *c;
+
+	snprintf(buf, size, "no message");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "error"))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		for (c = line; *c; c++)
+			if ((unsigned char)*c < ' ')
+				*c = '?';
+		snprintf(buf, size, "%.150s", line);
+		break;
+	}
+	fclose(f);
 }
 
 /* The compiler and the flags the kernel builds with that matter to a
@@ -301,6 +328,7 @@ static int run(char *const argv[])
 static const char *const cc_flags[] = {
 	"-std=gnu11", "-O2", "-fPIC", "-shared", "-fwrapv",
 	"-fno-strict-aliasing", "-w",
+	"-Wfatal-errors",	/* a file that is not C fails at once */
 };
 
 static const char *cc_name(void)
@@ -320,7 +348,7 @@ static int build(const char *dir, const char *source, const char *text,
 		 size_t n, char *err)
 {
 	char tmp[PATH_MAX], file[PATH_MAX], inc[PATH_MAX], out[PATH_MAX];
-	char glue[PATH_MAX], mask[PATH_MAX];
+	char glue[PATH_MAX], mask[PATH_MAX], log[PATH_MAX], cclog[PATH_MAX];
 	const struct kcompat_file *k;
 	const char *base = strrchr(source, '/');
 	const char *argv[32];
@@ -354,12 +382,28 @@ static int build(const char *dir, const char *source, const char *text,
 	argv[a++] = glue;
 	argv[a++] = mask;
 	argv[a] = NULL;
-	r = run((char *const *)argv);
+	pathf(cclog, "%s/cc.log", tmp);
+	r = run((char *const *)argv, cclog);
 	if (r) {
+		char first[160];
+		size_t skip;
+
+		/* the log outlives the build directory, beside it */
+		pathf(log, "%s.log", dir);
+		first_error(cclog, first, sizeof(first));
+		r = r == 127 || r < 0 ? r : rename(cclog, log) ? -2 : r;
 		nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-		return input_error(err, "%s: the compiler "
-				   "(%s) failed%s", source, cc_name(),
-				   r > 0 && r != 127 ? "; its messages are above" : "");
+		if (r == 127 || r == -1)
+			return input_error(err, "%s: the compiler (%s) could not "
+					   "be run", source, cc_name());
+		/* the file as the user named it, not its copy's path */
+		pathf(file, "%s/src/", tmp);
+		skip = strlen(file);
+		return input_error(err, "%s: the compiler (%s) failed%s%s%s: %s",
+				   source, cc_name(),
+				   r > 0 ? " (all its messages: " : "",
+				   r > 0 ? log : "", r > 0 ? ")" : "",
+				   first + (strncmp(first, file, skip) ? 0 : skip));
 	}
 	/* another mpsim may have built the same meanwhile: keep one */
 	if (rename(tmp, dir))
