@@ -17,6 +17,10 @@
 #define RUN_MAX_CLONES	16
 #define RUN_MAX_IOS	64	/* per job clone */
 #define RUN_MAX_DEPTH	4096	/* I/Os in flight, all clones */
+/* number_ios counts after the ramp, and time_based runs for runtime: a
+ * fast closed loop or rate_iops fills both with I/Os */
+#define RUN_MAX_RAMP	(10 * NSEC_PER_MSEC)
+#define RUN_MAX_RUNTIME	(100 * NSEC_PER_MSEC)
 
 char *fuzz_text(const uint8_t *data, size_t size)
 {
@@ -47,6 +51,10 @@ void fuzz_run(struct scenario *sc)
 		depth += (uint64_t)j->numjobs * job_iodepth(j);
 		if (!j->number_ios || j->number_ios > RUN_MAX_IOS)
 			j->number_ios = RUN_MAX_IOS;
+		if (j->ramp_time > RUN_MAX_RAMP)
+			j->ramp_time = RUN_MAX_RAMP;
+		if (!j->runtime || j->runtime > RUN_MAX_RUNTIME)
+			j->runtime = RUN_MAX_RUNTIME;
 	}
 	if (sc->nr_paths > RUN_MAX_PATHS || clones > RUN_MAX_CLONES ||
 	    depth > RUN_MAX_DEPTH)

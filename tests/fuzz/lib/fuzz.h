@@ -42,8 +42,8 @@ char *fuzz_text(const uint8_t *data, size_t size);
 
 /*
  * Validate sc and, when it is small enough to run in a few milliseconds
- * (paths, job clones), run it with every job bounded to a few hundred
- * I/Os: the run is where time values, service draws and replay delays
+ * (paths, job clones), run it with every job bounded to a few dozen
+ * I/Os, a short ramp and runtime: the run is where time values, service draws and replay delays
  * become simulated time.  Frees sc.
  */
 void fuzz_run(struct scenario *sc);
