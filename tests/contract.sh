@@ -344,8 +344,8 @@ known() {
 		echo "merge reads a device without end" ;;
 	*' fixedmax: no end'*) echo "a service time beyond the clock" ;;
 	*' fixed0: no end'*) echo "a service time of 0 never ends" ;;
-	*' nl: exit 2 with 2 lines'*|*' nlend: exit 2 with 2 lines'*|\
-	*' ev_nl: exit 2 with 2 lines'*) echo "user text echoed with its line break" ;;
+	*' nl: exit [12] with 2 lines'*|*' nlend: exit [12] with 2 lines'*|\
+	*' ev_nl: exit [12] with 2 lines'*) echo "user text echoed with its line break" ;;
 	'FAIL merge '*"without 'mpsim: '"*) echo "merge's perror() message" ;;
 	esac
 }
