@@ -123,6 +123,15 @@ struct blkt *blkt_open(const char *dir, unsigned nr, const char *const *names,
 		snprintf(d->path, n, "%s/%s.blktrace.0", dir, names[i]);
 		snprintf(d->tmp, n, "%s/%s.blktrace.0.tmp", dir, names[i]);
 		d->dev = devs[i];
+		/* renamed over d->path at the end: never over a device */
+		if (check_output_file(d->path, err)) {
+			char why[ERR_MAX];
+
+			snprintf(why, sizeof(why), "--blktrace: %.200s", err);
+			blkt_finish(b, false, err);
+			snprintf(err, ERR_MAX, "%s", why);
+			return NULL;
+		}
 		d->f = fopen(d->tmp, "wb");
 		if (!d->f) {
 			char why[ERR_MAX];

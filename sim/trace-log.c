@@ -21,9 +21,17 @@ struct trace_log {
 
 struct trace_log *tlog_open(const char *file, bool text, char *err)
 {
-	struct trace_log *l = xcalloc(1, sizeof(*l));
+	struct trace_log *l;
+	char why[ERR_MAX];
 	size_t n = strlen(file) + 8;
 
+	/* the log is renamed over FILE at the end: never over a device
+	 * (run as root, --trace=/dev/null replaced /dev/null) */
+	if (check_output_file(file, why)) {
+		snprintf(err, ERR_MAX, "--trace: %.200s", why);
+		return NULL;
+	}
+	l = xcalloc(1, sizeof(*l));
 	l->path = xstrdup(file);
 	l->tmp = xmalloc(n);
 	snprintf(l->tmp, n, "%s.tmp", file);

@@ -43,9 +43,17 @@ ln -s "$tmp/missing" "$tmp/dangling"
 ln -s loop "$tmp/loop"
 long=$(awk 'BEGIN { while (n++ < 300) printf "d/"; }')
 "$mpsim" sweep --iodepth=1,2 --number_ios=64 -j 1 > "$tmp/sweep.csv"
+dev=/dev
 if [ "$(id -u)" = 0 ]; then
 	echo "contract: running as root: the mode-000 file is readable, so" \
 	    "its case reads an ordinary file (not a check of unreadable files)"
+	# root may replace a device by renaming a file over it (--trace did
+	# so to /dev/null): the cases get devices of their own, checked after
+	mkdir "$tmp/dev"
+	mknod -m 666 "$tmp/dev/zero" c 1 5
+	mknod -m 666 "$tmp/dev/null" c 1 3
+	mknod -m 666 "$tmp/dev/full" c 1 7
+	dev=$tmp/dev
 fi
 
 # the values that take a command to make, made once
@@ -152,9 +160,9 @@ value() {
 	f_nul) v=$tmp/nul ;;
 	f_big) v=$tmp/big ;;
 	f_sweep) v=$tmp/sweep.csv ;;
-	f_zero) v=/dev/zero ;;
-	f_null) v=/dev/null ;;
-	f_full) v=/dev/full ;;
+	f_zero) v=$dev/zero ;;
+	f_null) v=$dev/null ;;
+	f_full) v=$dev/full ;;
 	f_tmp) v=/tmp ;;
 	f_root) v=/ ;;
 	f_mem) v=/proc/self/mem ;;
@@ -327,6 +335,12 @@ for c in "--version" "--help" "list scenarios" "list options" \
 		echo "FAIL $c >/dev/full: exit $rc, stderr: $(head -c 120 "$err" | tr '\n' '|')"
 	fi
 done > "$tmp/fail.2"
+
+# no case may have replaced a device or the FIFO by a file
+for f in "$dev/zero" "$dev/null" "$dev/full"; do
+	[ -c "$f" ] || echo "FAIL $f: no longer a device (a file was renamed over it)"
+done >> "$tmp/fail.2"
+[ -p "$tmp/fifo" ] || echo "FAIL the FIFO: replaced by a file" >> "$tmp/fail.2"
 
 total=$(awk -v s="$stride" 'END { print int(NR / s) }' "$tmp/cases")
 sort "$tmp"/fail.* > "$tmp/fail"
