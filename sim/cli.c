@@ -399,8 +399,8 @@ static int write_whole(const char *what, const char *path, const char *buf,
 	if (ok && rename(tmp, path))
 		ok = 0;
 	if (!ok) {
-		fprintf(stderr, "mpsim: %s: cannot write %s: %s\n", what, path,
-			strerror(errno));
+		mpsim_error("%s: cannot write %s: %s", what, path,
+			    strerror(errno));
 		remove(tmp);
 	}
 	free(tmp);
@@ -457,6 +457,11 @@ static int extra_parse(int argc, char **argv, bool compare, enum out_format fmt,
 		return input_error(err, "--lat_hist: needs a file name");
 	if (x->series && !*x->series)
 		return input_error(err, "--series: needs a file name");
+	/* each is renamed over its path when complete, as --output is */
+	if (x->lat_hist && check_output_file(x->lat_hist, err))
+		return -EINVAL;
+	if (x->series && check_output_file(x->series, err))
+		return -EINVAL;
 	if (x->series && !interval)
 		return input_error(err, "--series: needs --interval=DURATION");
 	if (!interval)
