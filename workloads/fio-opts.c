@@ -395,7 +395,7 @@ struct fio_opt {
 	unsigned flags;
 	int (*set)(struct job_conf *j, const char *v, const char *where,
 		   char *err);
-	/* the option walk's value and the options it needs (scenario.c) */
+	/* the option walk's value and the options it needs (scenario-options.c) */
 	const char *walk, *with;
 };
 

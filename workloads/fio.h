@@ -59,7 +59,7 @@ int fio_expr_eval(const char *s, int64_t *out, const char **end, char *err);
 /* ---- workloads/fio-opts.c: the job options ---- */
 
 /*
- * A job option scenario.c's own table does not hold (key is any other
+ * A job option scenario-options.c's table does not hold (key is any other
  * name; value NULL for a bare `thread`):
  *  - fio options mpsim models (bssplit, thinktime, stonewall, ...): set;
  *  - fio options with no meaning in a simulation of the I/O stream
@@ -75,7 +75,7 @@ int fio_job_option(struct job_conf *j, const char *key, const char *value,
 		   const char *where, char *err);
 
 /* rw=MODE[:N], the modes with trims; the ":N" offset modifier is warned
- * about and ignored (scenario.c's rw= calls it). */
+ * about and ignored (scenario-job.c's rw= calls it). */
 int fio_set_rw(struct job_conf *j, const char *v, const char *where,
 	       char *err);
 
