@@ -10,6 +10,8 @@
  *     ─► path_device_submit() ─► [latency] ─► queue ─► slot: service time
  *     ─► path_done() ─► mpath_end_io() ─► end_io ─► stats ─► job_complete()
  *     ─► (closed loop) job_submit() of the next I/O.
+ * The calls between the engine and the workloads (mpath_map, job_complete
+ * and the others) are declared in sim/workload.h, and only there.
  * Each step has a trace hook (sim/trace.h) that costs one NULL test when
  * no trace is asked for.
  */
@@ -27,6 +29,7 @@
 #include "sim.h"
 #include "stats.h"
 #include "trace.h"
+#include "workload.h"	/* the calls to and from workloads/ */
 
 struct sim;
 struct job;
@@ -218,8 +221,6 @@ void path_stats_close(struct sim_path *p);
 /* ---- sim/mpath.c ---- */
 int mpath_setup(struct mpath *m, struct sim *s, char *err);
 void mpath_teardown(struct mpath *m);
-/* Map an I/O the workload submitted (or one sent down again). */
-void mpath_map(struct mpath *m, struct sim_io *io);
 /* The `now` select_path is handed at this instant. */
 sim_ns mpath_select_now(const struct mpath *m);
 /* The start time end_io is given for io, in the device's mode. */
@@ -244,47 +245,13 @@ void fault_teardown(struct sim *s);
 unsigned fault_pending(struct sim *s);
 void path_event(struct sim *s, struct path_ev *e);	/* EV_PATH_EVENT */
 
-/* ---- workloads/job.c ---- */
-/* Returns 0, or -EINVAL with err set (a log that cannot be read). */
-int job_setup(struct job *j, struct sim *s, const struct job_conf *c,
-	      unsigned index, uint64_t seed, char *err);
-void job_teardown(struct job *j);
-void job_start(struct job *j);
-void job_arrival(struct job *j);			/* EV_JOB_ARRIVAL */
-/* The multipath device is done with io (error: failed to the job). */
-void job_complete(struct job *j, struct sim_io *io, int error);
-/* The ramp is over: the clone's number_ios/size limit counts from now
- * (the I/Os still in flight count towards it, as fio's in its
- * exceeds_number_ios()). */
-void job_window_open(struct job *j);
-/* Whether the clone has issued all it will and has nothing in flight. */
-bool job_done(const struct job *j);
-
-/* ---- workloads/job-flow.c ---- */
-/* A job's own timer (EV_JOB_WAKE): thinktime or startdelay over, a
- * replayed I/O due. */
-void job_wake(struct job *j);
-/*
- * The run's statistics window: its ramp (the longest ramp_time) and its
- * runtime (the longest; 0: none).  With stonewall groups or start delays
- * each job keeps its own runtime instead, so there is no common end, and
- * the ramp is that of the jobs that start at once.
- */
-void job_window(const struct scenario *sc, sim_ns *ramp, sim_ns *runtime);
-
 /* ---- sim/loop.c ---- */
 void sim_loop(struct sim *s);
 /* The statistics window opens (at the start, or when the ramp ends). */
 void sim_stats_open(struct sim *s);
-/* A job clone issued its last I/O and has none in flight.  Once every
- * clone is so the run is over: the window closes at this instant, as
- * fio's runtime ends when its last job does. */
-void sim_job_done(struct sim *s);
-struct sim_io *sim_io_get(struct sim *s);
 /* Have an EV_MARK at t (interval boundaries, the progress line) unless
  * one is due no later. */
 void sim_mark_at(struct sim *s, sim_ns t);
-void sim_io_put(struct sim *s, struct sim_io *io);
 /* The run cannot finish (a limit of sim.h is passed): it stops, and
  * run_scenario() fails with this message. */
 void sim_cut(struct sim *s, const char *fmt, ...)

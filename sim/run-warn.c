@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "run.h"
-#include "../workloads/job.h"
+#include "workload.h"
 
 /* The longest ramp_time, in seconds, for the messages. */
 static double ramp_s(const struct scenario *sc)

@@ -3,12 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../workloads/fio.h"	/* iolog_load: a replayed log's sizes */
 #include "delay.h"
 #include "engine.h"
 #include "progress.h"
 #include "run.h"
 #include "series.h"
-#include "../workloads/job.h"
 
 /*
  * The mean size of one I/O of the run, over every job's sizes.

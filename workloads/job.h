@@ -7,7 +7,8 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "../sim/engine.h"
+#include "../sim/engine.h"	/* the engine's objects: struct sim, job, sim_io */
+#include "../sim/workload.h"	/* the calls to and from the engine */
 #include "fio.h"
 
 /*
@@ -105,8 +106,6 @@ void bs_teardown(struct job_flow *f);
 uint32_t bs_draw(const struct job *j, unsigned d);
 /* The one size every direction the job uses has, or 0 when it varies. */
 uint32_t bs_fixed(const struct job_conf *c);
-/* The mean size of the job's I/Os (rw mix, bs, bsrange, bssplit). */
-double bs_mean(const struct job_conf *c);
 
 /* ---- workloads/replay.c ---- */
 /* Log entries due now; returns true with *e set when one may be issued,
