@@ -9,8 +9,6 @@
 #include "../workloads/fio.h"
 #include "scenario-int.h"
 
-/* ---- final checks ---- */
-
 /*
  * dm-delay is a bio-based target, and request-based dm-mpath loads only
  * over request-based (blk-mq) devices: the kernel refuses such a table

@@ -11,8 +11,6 @@
 #include "ini.h"
 #include "scenario-int.h"
 
-/* ---- the file ---- */
-
 enum section {
 	IN_NONE,
 	IN_MULTIPATH,

@@ -10,8 +10,6 @@
 #include "../workloads/fio.h"
 #include "scenario-int.h"
 
-/* ---- the command line ---- */
-
 /* A copy of s without white space at either end, as a file's value. */
 static char *trimmed_copy(const char *s)
 {
