@@ -34,7 +34,6 @@ extern const struct builtin_scenario builtin_scenarios[];
 #define MAX_EVENTS	4096		/* fail= and reinstate= lines */
 #define SHOW		"%.40s"		/* user text quoted in a message */
 
-
 /* What a setter may change; only the member its section gives is set. */
 struct target {
 	struct scenario *sc;		/* [multipath] options */
@@ -42,7 +41,6 @@ struct target {
 	struct job_conf *job;		/* job and [global] options */
 	const char *where;		/* "FILE:LINE" or "--KEY", for warnings */
 };
-
 
 /* The setters: one per option, shared by file and command line.  Each
  * sets t's member for its section from v, or says why not in err. */

@@ -315,7 +315,6 @@ int set_reinstate(struct target *t, const char *v, char *err)
 	return set_path_event(t, v, true, err);
 }
 
-
 /* The simulated machine's CPUs and NUMA nodes (workloads/cpus.c). */
 int set_ncpus(struct target *t, const char *v, char *err)
 {

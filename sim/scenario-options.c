@@ -38,7 +38,6 @@ int lookup(const char *v, const char *const *names, size_t n)
 	return -1;
 }
 
-
 /* ---- the option table ---- */
 
 #define BW	"--path.sdd.bandwidth=20m"	/* sizes cost time */
