@@ -32,6 +32,7 @@
 #include "../sim/list.h"
 #include "../sim/sim.h"
 #include "selector.h"
+#include "valid.h"
 
 #define HST_MIN_IO		1	/* default repeat_count (never used) */
 
@@ -45,7 +46,8 @@
 
 /* The selector's state (ps->context, zeroed by the core). */
 struct selector {
-	struct list_head valid_paths;	/* selection order, head first */
+	struct ps_valid valid_paths;	/* selection order, head first
+					   (valid.h) */
 	struct list_head failed_paths;	/* order irrelevant */
 	int valid_count;		/* paths on valid_paths */
 	uint32_t weights[HST_WEIGHT_COUNT]; /* EMA weight per bucket */
@@ -54,7 +56,8 @@ struct selector {
 
 /* Per-path state (path->ps_ctx, zeroed by the core). */
 struct path_info {
-	struct list_head list;		/* on valid_paths or failed_paths */
+	struct list_head list;		/* on failed_paths when !valid */
+	bool valid;			/* on valid_paths */
 	struct ps_path *path;		/* the framework's path */
 	unsigned repeat_count;		/* stored, never used (§2.5) */
 	uint64_t historical_service_time; /* EMA, fixed point ns */
@@ -159,12 +162,18 @@ static int hst_create(struct path_selector *ps, int argc, char **argv,
 			"historical-service-time ps: "
 			"invalid threshold multiplier '%s'", argv[1]);
 
-	INIT_LIST_HEAD(&s->valid_paths);
 	INIT_LIST_HEAD(&s->failed_paths);
 	s->valid_count = 0;
 	hst_set_weights(s, base_weight);
 	s->threshold_multiplier = threshold_multiplier;
 	return 0;
+}
+
+static void hst_destroy(struct path_selector *ps)
+{
+	struct selector *s = ps->context;
+
+	ps_valid_free(&s->valid_paths);
 }
 
 static int hst_add_path(struct path_selector *ps, struct ps_path *path,
@@ -196,7 +205,8 @@ static int hst_add_path(struct path_selector *ps, struct ps_path *path,
 	pi->last_finish = 0;
 
 	/* Table order becomes list order (§2.1, §3.3). */
-	list_add_tail(&pi->list, &s->valid_paths);
+	ps_valid_add_tail(&s->valid_paths, pi);
+	pi->valid = true;
 	s->valid_count++;
 	return 0;
 }
@@ -207,7 +217,8 @@ static void hst_fail_path(struct path_selector *ps, struct ps_path *path)
 	struct selector *s = ps->context;
 	struct path_info *pi = path->ps_ctx;
 
-	list_move(&pi->list, &s->failed_paths);
+	ps_valid_unlink(&s->valid_paths, pi, &pi->valid, &pi->list);
+	list_add(&pi->list, &s->failed_paths);
 	s->valid_count--;
 }
 
@@ -217,7 +228,7 @@ static int hst_reinstate_path(struct path_selector *ps, struct ps_path *path)
 	struct selector *s = ps->context;
 	struct path_info *pi = path->ps_ctx;
 
-	list_move_tail(&pi->list, &s->valid_paths);
+	ps_valid_move_in(&s->valid_paths, pi, &pi->valid, &pi->list);
 	s->valid_count++;
 	return 0;
 }
@@ -315,28 +326,103 @@ static int64_t hst_compare(const struct path_info *pi1,
 }
 
 /*
+ * What hst_compare() reduces to for most pairs, so that the scan need
+ * not run all of it per path.  A path is "plain" at now when
+ * threshold_multiplier is 0, its estimate is not 0, its outstanding
+ * count is below HST_MAX_INFLIGHT (not wrapped) and it is not stale.
+ * For two plain paths that are not both idle, hst_compare() returns -1
+ * exactly when cost1 <= cost2, with cost = (1 + outstanding) * hst, and 1
+ * otherwise:
+ *  - case 1: with T = 0 the estimates are "similar" only when both are
+ *    0, and neither is;
+ *  - case 2 needs an idle stale path, or two idle paths;
+ *  - case 3: the guard does not fire below 1024, the products cannot
+ *    overflow ((1 + 1023) * hst <= 2^10 * HST_FIXED_MAX < 2^64), and with
+ *    equal counts comparing the products is comparing the estimates;
+ *  - case 4: neither path is stale, so pi2_better gives 1 and else -1.
+ * Every other pair is handed to hst_compare().
+ */
+struct hst_key {
+	uint64_t cost;		/* (1 + outstanding) * hst, when plain */
+	bool plain;
+	bool idle;		/* outstanding == 0 */
+};
+
+static inline struct hst_key hst_key_of(const struct path_info *pi,
+					uint64_t now, bool t0)
+{
+	uint64_t out = pi->outstanding, hst = pi->historical_service_time;
+	struct hst_key k;
+
+	k.plain = t0 && hst && out < HST_MAX_INFLIGHT &&
+		  !(pi->stale_after < now);
+	k.idle = !out;
+	k.cost = (1 + out) * hst;
+	return k;
+}
+
+/*
  * Scan the valid list head to tail, keep the best by hst_compare (a later
  * path replaces best only when strictly better), and move the winner to
  * the tail (§3.9).  `now` stands for the kernel's sched_clock() (5.8-5.17)
- * or ktime_get_ns() (5.18+); the caller chooses which.
+ * or ktime_get_ns() (5.18+); the caller chooses which.  The pairs that
+ * hst_key decides are decided by it, with the best path's key kept at
+ * hand; the others by hst_compare(): the same winner, as every pair gets
+ * the answer hst_compare() would give.
  */
 static struct ps_path *hst_select_path(struct path_selector *ps,
 				       size_t nr_bytes, sim_ns now)
 {
 	struct selector *s = ps->context;
-	struct path_info *pi, *best = NULL;
+	void *const *v = s->valid_paths.v;
+	unsigned i = 1, n = s->valid_paths.n, b = 0;
+	bool t0 = !s->threshold_multiplier;
+	struct hst_key bk;
 
-	list_for_each_entry(pi, &s->valid_paths, list) {
-		if (!best || hst_compare(pi, best, now, s) < 0)
-			best = pi;
+	if (!n)
+		return NULL;
+	bk = hst_key_of(v[0], now, t0);
+	/*
+	 * While the best path so far is plain, every plain path after it
+	 * is weighed by its cost alone, and the winner kept by selects
+	 * rather than a branch (which way it goes is the data's coin toss).
+	 */
+	if (bk.plain) {
+		uint64_t cost = bk.cost, idle = bk.idle;
+
+		for (; i < n; i++) {
+			struct hst_key k = hst_key_of(v[i], now, t0);
+			/* all ones when v[i] is better: the masks below are
+			 * the selects, which a compiler would make a branch */
+			uint64_t m = -(uint64_t)(k.cost <= cost);
+
+			if (__builtin_expect(!k.plain || (k.idle && idle), 0))
+				break;
+			b ^= (b ^ i) & (unsigned)m;
+			cost ^= (cost ^ k.cost) & m;
+			idle ^= (idle ^ k.idle) & m;
+		}
+		bk.cost = cost;
+		bk.idle = idle;
+	}
+	/* the rest of the list, pair by pair */
+	for (; i < n; i++) {
+		struct hst_key k = hst_key_of(v[i], now, t0);
+		bool better;
+
+		if (k.plain && bk.plain && !(k.idle && bk.idle))
+			better = k.cost <= bk.cost;
+		else
+			better = hst_compare(v[i], v[b], now, s) < 0;
+		if (better) {
+			b = i;
+			bk = k;
+		}
 	}
 
-	if (!best)
-		return NULL;
-
 	/* Move the last used path to the tail (§3.9, §9.1). */
-	list_move_tail(&best->list, &s->valid_paths);
-	return best->path;
+	ps_valid_move_tail(&s->valid_paths, b);
+	return ((struct path_info *)v[s->valid_paths.n - 1])->path;
 }
 
 /* One more I/O in flight; nr_bytes plays no part in HST (§3.6). */
@@ -483,7 +569,7 @@ const struct ps_type ps_historical_service_time = {
 	.ctx_size	= sizeof(struct selector),
 	.path_size	= sizeof(struct path_info),
 	.create		= hst_create,
-	.destroy	= NULL,
+	.destroy	= hst_destroy,
 	.add_path	= hst_add_path,
 	.fail_path	= hst_fail_path,
 	.reinstate_path	= hst_reinstate_path,

@@ -3,6 +3,7 @@
 
 #include "../sim/list.h"
 #include "selector.h"
+#include "valid.h"
 
 #define ST_MIN_IO			1	/* default repeat_count */
 #define ST_MAX_RELATIVE_THROUGHPUT	100
@@ -12,12 +13,13 @@
 #define ST_MAX_INFLIGHT_SIZE	((size_t)-1 >> ST_MAX_RELATIVE_THROUGHPUT_SHIFT)
 
 struct st_selector {
-	struct list_head valid_paths;	/* usable paths, scan order */
+	struct ps_valid valid_paths;	/* usable paths, scan order (valid.h) */
 	struct list_head failed_paths;	/* failed paths, latest failure first */
 };
 
 struct st_path {
-	struct list_head list;		/* on valid_paths or failed_paths */
+	struct list_head list;		/* on failed_paths when !valid */
+	bool valid;			/* on valid_paths */
 	struct ps_path *path;		/* the framework path this describes */
 	unsigned repeat_count;		/* as given, but at most 1 (§2.5) */
 	unsigned relative_throughput;	/* 0..ST_MAX_RELATIVE_THROUGHPUT */
@@ -38,9 +40,15 @@ static int st_create(struct path_selector *ps, int argc, char **argv,
 	if (argc)
 		mpsim_warn("service-time ps: ignoring %d selector argument(s)",
 			   argc);
-	INIT_LIST_HEAD(&s->valid_paths);
 	INIT_LIST_HEAD(&s->failed_paths);
 	return 0;
+}
+
+static void st_destroy(struct path_selector *ps)
+{
+	struct st_selector *s = ps->context;
+
+	ps_valid_free(&s->valid_paths);
 }
 
 static int st_add_path(struct path_selector *ps, struct ps_path *path,
@@ -77,7 +85,8 @@ static int st_add_path(struct path_selector *ps, struct ps_path *path,
 	pi->relative_throughput = relative_throughput;
 	pi->in_flight_size = 0;
 	/* Table order becomes list order (kernel.md §2.1). */
-	list_add_tail(&pi->list, &s->valid_paths);
+	ps_valid_add_tail(&s->valid_paths, pi);
+	pi->valid = true;
 	return 0;
 }
 
@@ -86,7 +95,9 @@ static void st_fail_path(struct path_selector *ps, struct ps_path *path)
 	struct st_selector *s = ps->context;
 	struct st_path *pi = path->ps_ctx;
 
-	list_move(&pi->list, &s->failed_paths);
+	/* list_move() to the failed list's head */
+	ps_valid_unlink(&s->valid_paths, pi, &pi->valid, &pi->list);
+	list_add(&pi->list, &s->failed_paths);
 }
 
 static int st_reinstate_path(struct path_selector *ps, struct ps_path *path)
@@ -96,13 +107,17 @@ static int st_reinstate_path(struct path_selector *ps, struct ps_path *path)
 
 	/* Kernel-exact: back at the TAIL of the valid list, unlike
 	 * round-robin (kernel.md §4, §9 item 11). */
-	list_move_tail(&pi->list, &s->valid_paths);
+	ps_valid_move_in(&s->valid_paths, pi, &pi->valid, &pi->list);
 	return 0;
 }
 
 /*
  * Compare the estimated service time of pi1 and pi2 for an incoming I/O
  * of `incoming` bytes: (in_flight_size + incoming) / relative_throughput.
+ * The kernel passes the two paths; their in_flight_size and
+ * relative_throughput are passed here, so that select_path's scan keeps
+ * the best path's in registers instead of loading them again through its
+ * pointer on every path (a dependency from one path's test to the next).
  *
  * Returns:
  *	< 0 : pi1 is better
@@ -116,17 +131,15 @@ static int st_reinstate_path(struct path_selector *ps, struct ps_path *path)
  * worse path is declared better.  Do not "fix" this: the simulator must
  * choose what the kernel chooses.
  */
-static int st_compare_load(const struct st_path *pi1,
-			   const struct st_path *pi2, size_t incoming)
+static int st_compare_load(int in_flight1, unsigned rt1, int in_flight2,
+			   unsigned rt2, size_t incoming)
 {
 	size_t sz1, sz2, st1, st2;
-	unsigned rt1 = pi1->relative_throughput;
-	unsigned rt2 = pi2->relative_throughput;
 
 	/* int -> size_t: a negative (wrapped) in-flight size becomes huge,
 	 * as in the kernel's assignment of atomic_read() to a size_t. */
-	sz1 = (size_t)pi1->in_flight_size;
-	sz2 = (size_t)pi2->in_flight_size;
+	sz1 = (size_t)in_flight1;
+	sz2 = (size_t)in_flight2;
 
 	/* Case 1: same throughput: the less loaded path. */
 	if (rt1 == rt2)
@@ -163,20 +176,34 @@ static struct ps_path *st_select_path(struct path_selector *ps,
 				      size_t nr_bytes, sim_ns now)
 {
 	struct st_selector *s = ps->context;
-	struct st_path *pi, *best = NULL;
+	void *const *v = s->valid_paths.v;
+	struct st_path *best;
+	unsigned i, n = s->valid_paths.n, b = 0, best_rt;
+	int best_in_flight;
 
-	if (list_empty(&s->valid_paths))
+	if (!n)
 		return NULL;
 
 	/* Replace best only when strictly better, so ties keep the earliest
 	 * path in list order (kernel.md §4). */
-	list_for_each_entry(pi, &s->valid_paths, list)
-		if (!best || st_compare_load(pi, best, nr_bytes) < 0)
+	best = v[0];
+	best_in_flight = best->in_flight_size;
+	best_rt = best->relative_throughput;
+	for (i = 1; i < n; i++) {
+		struct st_path *pi = v[i];
+
+		if (st_compare_load(pi->in_flight_size, pi->relative_throughput,
+				    best_in_flight, best_rt, nr_bytes) < 0) {
 			best = pi;
+			b = i;
+			best_in_flight = pi->in_flight_size;
+			best_rt = pi->relative_throughput;
+		}
+	}
 
 	/* Move the most recently used path to the tail, so that equally
 	 * good paths take turns (kernel.md §4, mainline). */
-	list_move_tail(&best->list, &s->valid_paths);
+	ps_valid_move_tail(&s->valid_paths, b);
 	return best->path;
 }
 
@@ -244,7 +271,7 @@ const struct ps_type ps_service_time = {
 	.ctx_size	= sizeof(struct st_selector),
 	.path_size	= sizeof(struct st_path),
 	.create		= st_create,
-	.destroy	= NULL,
+	.destroy	= st_destroy,
 	.add_path	= st_add_path,
 	.fail_path	= st_fail_path,
 	.reinstate_path	= st_reinstate_path,
