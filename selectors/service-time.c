@@ -15,6 +15,8 @@
 struct st_selector {
 	struct ps_valid valid_paths;	/* usable paths, scan order (valid.h) */
 	struct list_head failed_paths;	/* failed paths, latest failure first */
+	bool same_rt;			/* every valid path has the same
+					   relative_throughput (st_same_rt) */
 };
 
 struct st_path {
@@ -49,6 +51,20 @@ static void st_destroy(struct path_selector *ps)
 	struct st_selector *s = ps->context;
 
 	ps_valid_free(&s->valid_paths);
+}
+
+/* Whether the valid paths all have one relative_throughput (after each
+ * change of the valid list, which is rare). */
+static void st_same_rt(struct st_selector *s)
+{
+	void *const *v = s->valid_paths.v;
+	unsigned i;
+
+	s->same_rt = true;
+	for (i = 1; i < s->valid_paths.n; i++)
+		if (((const struct st_path *)v[i])->relative_throughput !=
+		    ((const struct st_path *)v[0])->relative_throughput)
+			s->same_rt = false;
 }
 
 static int st_add_path(struct path_selector *ps, struct ps_path *path,
@@ -87,6 +103,7 @@ static int st_add_path(struct path_selector *ps, struct ps_path *path,
 	/* Table order becomes list order (kernel.md §2.1). */
 	ps_valid_add_tail(&s->valid_paths, pi);
 	pi->valid = true;
+	st_same_rt(s);
 	return 0;
 }
 
@@ -98,6 +115,7 @@ static void st_fail_path(struct path_selector *ps, struct ps_path *path)
 	/* list_move() to the failed list's head */
 	ps_valid_unlink(&s->valid_paths, pi, &pi->valid, &pi->list);
 	list_add(&pi->list, &s->failed_paths);
+	st_same_rt(s);
 }
 
 static int st_reinstate_path(struct path_selector *ps, struct ps_path *path)
@@ -108,6 +126,7 @@ static int st_reinstate_path(struct path_selector *ps, struct ps_path *path)
 	/* Kernel-exact: back at the TAIL of the valid list, unlike
 	 * round-robin (kernel.md §4, §9 item 11). */
 	ps_valid_move_in(&s->valid_paths, pi, &pi->valid, &pi->list);
+	st_same_rt(s);
 	return 0;
 }
 
@@ -172,6 +191,44 @@ static int st_compare_load(int in_flight1, unsigned rt1, int in_flight2,
 	return (int)(rt2 - rt1);
 }
 
+/*
+ * The scan's shortcut.  When every valid path has the same
+ * relative_throughput, st_compare_load() is case 1 for every pair,
+ * (int)(sz1 - sz2); for two sizes in [0, 2^31) that is their exact
+ * difference, so the walk keeps the first path of least in_flight_size
+ * in list order.  That is the least (size, position) key, a minimum that
+ * two chains can seek at once, over the even and the odd places.
+ * Returns the winner's place, or -1 when a size is negative (a wrapped
+ * in-flight count): the kernel's pairwise walk decides then.
+ */
+static int st_first_least(void *const *v, unsigned n)
+{
+	uint64_t k0 = UINT64_MAX, k1 = UINT64_MAX;
+	unsigned i;
+	int sign = 0;
+
+	for (i = 0; i + 1 < n; i += 2) {
+		const struct st_path *p0 = v[i], *p1 = v[i + 1];
+		uint64_t a0 = (uint64_t)(uint32_t)p0->in_flight_size << 32 | i;
+		uint64_t a1 = (uint64_t)(uint32_t)p1->in_flight_size << 32 |
+			      (i + 1);
+
+		sign |= p0->in_flight_size | p1->in_flight_size;
+		k0 = a0 < k0 ? a0 : k0;
+		k1 = a1 < k1 ? a1 : k1;
+	}
+	if (i < n) {
+		const struct st_path *p0 = v[i];
+		uint64_t a0 = (uint64_t)(uint32_t)p0->in_flight_size << 32 | i;
+
+		sign |= p0->in_flight_size;
+		k0 = a0 < k0 ? a0 : k0;
+	}
+	if (sign < 0)
+		return -1;
+	return (int)(uint32_t)(k1 < k0 ? k1 : k0);
+}
+
 static struct ps_path *st_select_path(struct path_selector *ps,
 				      size_t nr_bytes, sim_ns now)
 {
@@ -179,11 +236,17 @@ static struct ps_path *st_select_path(struct path_selector *ps,
 	void *const *v = s->valid_paths.v;
 	struct st_path *best;
 	unsigned i, n = s->valid_paths.n, b = 0, best_rt;
-	int best_in_flight;
+	int best_in_flight, first;
 
 	if (!n)
 		return NULL;
 
+	first = s->same_rt ? st_first_least(v, n) : -1;
+	if (first >= 0) {
+		b = (unsigned)first;
+		best = v[b];
+		goto found;
+	}
 	/* Replace best only when strictly better, so ties keep the earliest
 	 * path in list order (kernel.md §4). */
 	best = v[0];
@@ -201,6 +264,7 @@ static struct ps_path *st_select_path(struct path_selector *ps,
 		}
 	}
 
+found:
 	/* Move the most recently used path to the tail, so that equally
 	 * good paths take turns (kernel.md §4, mainline). */
 	ps_valid_move_tail(&s->valid_paths, b);

@@ -150,6 +150,24 @@ uint64_t start_stamp(enum start_clock c, unsigned hz, sim_ns submit,
 	return mapped;
 }
 
+uint64_t start_stamp_cached(struct stamp_cache *sc, enum start_clock c,
+			    unsigned hz, sim_ns submit, sim_ns mapped)
+{
+	uint64_t j;
+
+	if (c == START_KTIME)
+		return mapped;
+	if (c == sc->c && submit >= sc->from && submit < sc->to)
+		return sc->stamp;
+	/* jiffies_at() reads j from the tick's edge to the next one's */
+	j = jiffies_at(hz, submit);
+	sc->from = jiffy_edge(hz, j);
+	sc->to = jiffy_edge(hz, j + 1);
+	sc->c = c;
+	sc->stamp = start_stamp(c, hz, submit, mapped);
+	return sc->stamp;
+}
+
 uint64_t sched_clock_at(const struct sched_clock *c, unsigned hz, sim_ns t)
 {
 	__int128 v;

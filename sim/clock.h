@@ -61,6 +61,21 @@ uint64_t start_stamp(enum start_clock c, unsigned hz, sim_ns submit,
 		     sim_ns mapped);
 
 /*
+ * start_stamp() of a jiffies clock is the same for every bio submitted
+ * in one tick, and many are: the last one is kept with the tick it holds
+ * for, [from, to).  Zeroed: empty.
+ */
+struct stamp_cache {
+	sim_ns from, to;	/* the tick's first instant, the next's */
+	enum start_clock c;	/* the clock it was computed for */
+	uint64_t stamp;
+};
+
+/* start_stamp(), through the cache for the jiffies clocks. */
+uint64_t start_stamp_cached(struct stamp_cache *sc, enum start_clock c,
+			    unsigned hz, sim_ns submit, sim_ns mapped);
+
+/*
  * The scheduler's clock, sched_clock() (kernel.md §1.5), which
  * historical-service-time's select_path read in 5.8-5.17 (§3.10) while its
  * end_io stamped stale_after with ktime.  On x86 with a stable TSC it is

@@ -127,6 +127,7 @@ struct mpath {
 	bool queue_if_no_path;
 	bool select_sched_clock;	/* select_path's now is sched_clock */
 	struct sched_clock sched;
+	struct stamp_cache stamp;	/* the jiffies start stamp's tick */
 	struct path_selector ps;
 	struct io_fifo queued;		/* I/Os waiting for a usable path */
 	unsigned nr_valid;		/* paths not failed */

@@ -18,6 +18,7 @@ void evq_init(struct evq *q)
 {
 	q->cap = 64;
 	q->n = 0;
+	q->hole = false;
 	q->next_seq = 0;
 	q->heap = xmalloc(q->cap * sizeof(*q->heap));
 }
@@ -27,6 +28,7 @@ void evq_free(struct evq *q)
 	free(q->heap);
 	q->heap = NULL;
 	q->n = q->cap = 0;
+	q->hole = false;
 }
 
 /* Return non-zero if a is due before b. */
@@ -35,11 +37,44 @@ static inline bool ev_less(const struct event *a, const struct event *b)
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
+/* Put e at the place of the hole at i, moving earlier children up. */
+static void sift_down(struct evq *q, unsigned i, struct event e)
+{
+	unsigned n = q->n;
+
+	for (;;) {
+		unsigned c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && ev_less(&q->heap[c + 1], &q->heap[c]))
+			c++;
+		if (!ev_less(&q->heap[c], &e))
+			break;
+		q->heap[i] = q->heap[c];
+		i = c;
+	}
+	q->heap[i] = e;
+}
+
+/* The popped root's hole takes the last record. */
+static void evq_fill_hole(struct evq *q)
+{
+	q->hole = false;
+	if (--q->n)
+		sift_down(q, 0, q->heap[q->n]);
+}
+
 void evq_push(struct evq *q, sim_ns time, enum ev_kind kind, void *obj)
 {
 	struct event e = { time, q->next_seq++, kind, obj };
 	unsigned i;
 
+	if (q->hole) {
+		q->hole = false;
+		sift_down(q, 0, e);
+		return;
+	}
 	if (q->n == q->cap) {
 		q->cap *= 2;
 		q->heap = xrealloc(q->heap, q->cap * sizeof(*q->heap));
@@ -58,55 +93,22 @@ void evq_push(struct evq *q, sim_ns time, enum ev_kind kind, void *obj)
 
 int evq_pop(struct evq *q, struct event *out)
 {
-	struct event last;
-	unsigned i, n;
-
+	if (q->hole)
+		evq_fill_hole(q);
 	if (!q->n)
 		return 0;
 	*out = q->heap[0];
-	n = --q->n;
-	if (!n)
-		return 1;
-	last = q->heap[n];
-	/* Sift the former last element down from the root. */
-	for (i = 0; ; ) {
-		unsigned c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && ev_less(&q->heap[c + 1], &q->heap[c]))
-			c++;
-		if (!ev_less(&q->heap[c], &last))
-			break;
-		q->heap[i] = q->heap[c];
-		i = c;
-	}
-	q->heap[i] = last;
+	q->hole = true;
 	return 1;
-}
-
-/* Put e at the place of the hole at i, moving smaller children up. */
-static void sift_down(struct evq *q, unsigned i, struct event e)
-{
-	for (;;) {
-		unsigned c = 2 * i + 1;
-
-		if (c >= q->n)
-			break;
-		if (c + 1 < q->n && ev_less(&q->heap[c + 1], &q->heap[c]))
-			c++;
-		if (!ev_less(&q->heap[c], &e))
-			break;
-		q->heap[i] = q->heap[c];
-		i = c;
-	}
-	q->heap[i] = e;
 }
 
 unsigned evq_remove_if(struct evq *q, evq_match_fn *match, void *arg)
 {
-	unsigned i, kept = 0, n = q->n;
+	unsigned i, kept = 0, n;
 
+	if (q->hole)
+		evq_fill_hole(q);
+	n = q->n;
 	for (i = 0; i < n; i++) {
 		if (match(&q->heap[i], arg))
 			continue;

@@ -11,6 +11,7 @@
 #ifndef MPSIM_EVENT_H
 #define MPSIM_EVENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "sim.h"
@@ -38,9 +39,17 @@ struct event {
 	void *obj;		/* what it acts on (an I/O, a device, a job) */
 };
 
+/*
+ * The heap holds n records.  After a pop, heap[0] may be a hole (`hole`):
+ * the next push fills it and sifts down once, where a pop followed by a
+ * push would sift the last record down and the new one up; the next pop
+ * or scan fills it with the last record first.  A closed loop pushes
+ * about once per pop, so most pops cost one sift-down in all.
+ */
 struct evq {
 	struct event *heap;	/* heap[0] is the earliest */
-	unsigned n, cap;
+	unsigned n, cap;	/* records, the hole included */
+	bool hole;		/* heap[0] was popped, not yet refilled */
 	uint64_t next_seq;
 };
 
@@ -67,7 +76,7 @@ unsigned evq_remove_if(struct evq *q, evq_match_fn *match, void *arg);
 
 static inline int evq_empty(const struct evq *q)
 {
-	return q->n == 0;
+	return q->n == q->hole;
 }
 
 extern const char *const ev_kind_name[EV_NR_KINDS];

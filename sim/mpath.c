@@ -79,7 +79,7 @@ void mpath_teardown(struct mpath *m)
  * selection only for a selector with DM_PS_USE_HR_TIMER and otherwise
  * falls back to the jiffies value taken when dm accepted the bio (§2.3).
  */
-static uint64_t bio_start_time(const struct mpath *m, const struct sim_io *io)
+static uint64_t bio_start_time(struct mpath *m, const struct sim_io *io)
 {
 	enum start_clock c = m->clock;
 
@@ -92,7 +92,7 @@ static uint64_t bio_start_time(const struct mpath *m, const struct sim_io *io)
 	 */
 	if (c == START_KTIME && (!m->hr_timer || !io->mapped))
 		c = START_JIFFIES;
-	return start_stamp(c, m->hz, io->submit, io->mapped);
+	return start_stamp_cached(&m->stamp, c, m->hz, io->submit, io->mapped);
 }
 
 /* The selector's end_io for an I/O last mapped to p, with the start
