@@ -375,38 +375,37 @@ static struct ps_path *hst_select_path(struct path_selector *ps,
 {
 	struct selector *s = ps->context;
 	void *const *v = s->valid_paths.v;
-	unsigned i = 1, n = s->valid_paths.n, b = 0;
-	bool t0 = !s->threshold_multiplier;
+	unsigned i, n = s->valid_paths.n, b = 0, idle = 0;
+	bool t0 = !s->threshold_multiplier, plain = true;
 	struct hst_key bk;
+	uint64_t cost;
 
 	if (!n)
 		return NULL;
-	bk = hst_key_of(v[0], now, t0);
 	/*
-	 * While the best path so far is plain, every plain path after it
-	 * is weighed by its cost alone, and the winner kept by selects
-	 * rather than a branch (which way it goes is the data's coin toss).
+	 * When every path is plain and at most one is idle, every pair the
+	 * walk meets is decided by cost, and the walk is a minimum: the
+	 * last path of least cost.  The fold keeps only the cost it must
+	 * beat in its chain; whether the condition held is seen after it.
 	 */
-	if (bk.plain) {
-		uint64_t cost = bk.cost, idle = bk.idle;
+	bk = hst_key_of(v[0], now, t0);
+	cost = bk.cost;
+	plain = bk.plain;
+	idle = bk.idle;
+	for (i = 1; i < n; i++) {
+		struct hst_key k = hst_key_of(v[i], now, t0);
 
-		for (; i < n; i++) {
-			struct hst_key k = hst_key_of(v[i], now, t0);
-			/* all ones when v[i] is better: the masks below are
-			 * the selects, which a compiler would make a branch */
-			uint64_t m = -(uint64_t)(k.cost <= cost);
-
-			if (__builtin_expect(!k.plain || (k.idle && idle), 0))
-				break;
-			b ^= (b ^ i) & (unsigned)m;
-			cost ^= (cost ^ k.cost) & m;
-			idle ^= (idle ^ k.idle) & m;
-		}
-		bk.cost = cost;
-		bk.idle = idle;
+		plain &= k.plain;
+		idle += k.idle;
+		b = k.cost <= cost ? i : b;
+		cost = k.cost <= cost ? k.cost : cost;
 	}
-	/* the rest of the list, pair by pair */
-	for (; i < n; i++) {
+	if (plain && idle < 2)
+		goto found;
+
+	/* otherwise the walk, pair by pair */
+	b = 0;
+	for (i = 1; i < n; i++) {
 		struct hst_key k = hst_key_of(v[i], now, t0);
 		bool better;
 
@@ -420,6 +419,7 @@ static struct ps_path *hst_select_path(struct path_selector *ps,
 		}
 	}
 
+found:
 	/* Move the last used path to the tail (§3.9, §9.1). */
 	ps_valid_move_tail(&s->valid_paths, b);
 	return ((struct path_info *)v[s->valid_paths.n - 1])->path;
