@@ -10,7 +10,7 @@
 
 extern const struct ps_type ps_service_time;
 
-#define ST_NPATHS	4
+#define ST_NPATHS	8
 /* The kernel's ST_MAX_INFLIGHT_SIZE, restated for the boundary tests. */
 #define ST_TEST_MAX_INFLIGHT	((size_t)-1 >> 7)
 
@@ -259,6 +259,62 @@ Test(service_time, shift_guard_boundary_on_incoming)
 	cr_assert_eq(st_next(ST_TEST_MAX_INFLIGHT - 64), 1, "shifted");
 }
 #endif
+
+/* ---- equal relative_throughputs: case 1 for every pair ---- */
+
+/*
+ * The first path of least in_flight_size in list order wins, whichever
+ * place it has among an odd number of paths (select_path seeks it in two
+ * chains, the even places and the odd).
+ */
+Test(service_time, equal_rt_first_least_wins)
+{
+	static const size_t load[][5] = {
+		{ 8, 4, 4, 9, 4 },	/* 1: the odd chain's, earliest */
+		{ 8, 9, 4, 4, 7 },	/* 2: the even chain's before the odd */
+		{ 5, 6, 7, 8, 1 },	/* 4: the odd count's last place */
+		{ 3, 3, 3, 3, 3 },	/* 0: all equal */
+	};
+	static const int want[] = { 1, 2, 4, 0 };
+	unsigned t, i;
+
+	for (t = 0; t < ARRAY_SIZE(want); t++) {
+		st_open();
+		for (i = 0; i < 5; i++)
+			st_add("", load[t][i]);
+		cr_assert_eq(st_next(4096), want[t], "loads %zu %zu %zu %zu %zu",
+			     load[t][0], load[t][1], load[t][2], load[t][3],
+			     load[t][4]);
+		st_teardown();
+	}
+}
+
+/*
+ * A wrapped (negative) in_flight_size: (int)(sz1 - sz2) is no longer the
+ * difference, and the kernel's pairwise walk decides, which is neither
+ * the least signed size nor the least unsigned one.  INT_MIN + 10 against
+ * 100: 100 - (INT_MIN + 10) truncates to -2^31 + 90, so a later 100 beats
+ * it (the least signed size would not).  -2^28 (0xf0000000) against 16:
+ * 16 - 0xf0000000 truncates to +0x10000010, so a later 16 does not beat
+ * it (the least unsigned size would).
+ */
+Test(service_time, equal_rt_wrapped_size_walks_pairs)
+{
+	st_open();
+	st_add("", ((size_t)1 << 31) + 10);
+	st_add("", 100);
+	cr_assert_str_eq(st_status_of(&path[0], PS_STATUS_INFO),
+			 "-2147483638 1 ");
+	cr_assert_eq(st_next(4096), 1);
+	st_teardown();
+
+	st_open();
+	st_add("", 0xf0000000u);
+	st_add("", 16);
+	cr_assert_str_eq(st_status_of(&path[0], PS_STATUS_INFO),
+			 "-268435456 1 ");
+	cr_assert_eq(st_next(4096), 0);
+}
 
 /* ---- list movement ---- */
 
