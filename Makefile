@@ -21,7 +21,10 @@
 -include config.mk
 
 CC      ?= cc
-CFLAGS  ?= -O2 -g
+# -flto: an I/O crosses sim/loop.c, path.c, mpath.c and workloads/job.c,
+# and link-time inlining across them is worth about 9 % on `make bench`
+# (the results are the same: nothing is reassociated or contracted)
+CFLAGS  ?= -O2 -g -flto=auto
 BUILD   ?= build
 PKG_CONFIG ?= pkg-config
 PREFIX  ?= /usr/local
