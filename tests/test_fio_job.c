@@ -677,7 +677,7 @@ Test(fio_job, arithmetic_as_fio_evaluates_it)
 		{ "9223372036854775807+1", "overflow" },
 	};
 	char err[ERR_MAX];
-	const char *end = NULL;
+	const char *end;
 	int64_t v;
 	size_t i;
 
