@@ -279,7 +279,7 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 			o->seed = v;
 		} else if (!strcmp(name, "format")) {
 			if (!val || out_format_parse(val, &o->format))
-				return input_error(err, "--format: '%s' is not table, csv or json",
+				return input_error(err, "--format: '%s' is not table, csv, json or dmsetup",
 						   val ? val : "");
 		} else if (!strcmp(name, "output-format")) {
 			if (output_format_parse(val, &o->format))

@@ -4,6 +4,7 @@
  * service times on each path (common random numbers), and the table lists
  * each path's share of I/Os per column next to its capacity share.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,6 +331,9 @@ void report_compare(FILE *f, enum out_format fmt, const struct provenance *pv,
 		    const struct scenario *sc, const struct compare_result *cr)
 {
 	switch (fmt) {
+	case FMT_DMSETUP:	/* refused on the command line */
+		assert(0);
+		break;
 	case FMT_TABLE:
 		compare_table(f, pv, sc, cr);
 		break;

@@ -15,6 +15,8 @@ int out_format_parse(const char *s, enum out_format *f)
 		*f = FMT_CSV;
 	else if (!strcmp(s, "json"))
 		*f = FMT_JSON;
+	else if (!strcmp(s, "dmsetup"))
+		*f = FMT_DMSETUP;
 	else
 		return -EINVAL;
 	return 0;
@@ -283,6 +285,10 @@ void report_run(FILE *f, enum out_format fmt, const struct provenance *pv,
 	case FMT_JSON:
 		json_meta(f, "run", pv, sc);
 		report_run_rows(f, fmt, r);
+		break;
+	case FMT_DMSETUP:
+		/* the device alone, as dmsetup prints it: status, then table */
+		fputs(r->dmsetup, f);
 		break;
 	}
 }

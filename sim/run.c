@@ -306,12 +306,16 @@ int run_scenario_watched(const struct scenario *sc, uint64_t seed,
 	}
 	res->window = s.now > s.stats_from ? s.now - s.stats_from : 0;
 	/* the selector's own counters, as `dmsetup status` would show them */
-	for (i = 0; i < s.nr_paths; i++)
-		if (s.mp.ps.type->status)
-			s.mp.ps.type->status(&s.mp.ps, &s.paths[i].ps,
-					     PS_STATUS_INFO,
-					     res->path[i].ps_info,
-					     sizeof(res->path[i].ps_info));
+	for (i = 0; i < s.nr_paths; i++) {
+		struct path_selector *ps = &s.paths[i].pg->ps;
+
+		if (ps->type->status)
+			ps->type->status(ps, &s.paths[i].ps, PS_STATUS_INFO,
+					 res->path[i].ps_info,
+					 sizeof(res->path[i].ps_info));
+	}
+	/* and the whole device, for --format=dmsetup */
+	res->dmsetup = mpath_dmsetup(&s.mp);
 	job_units_close(&s, res);
 	r = tracer_close(&s, true, err);
 	sim_free(&s);

@@ -14,6 +14,7 @@
 #include "../workloads/fio.h"
 #include "ini.h"
 #include "scenario.h"
+#include "table.h"
 
 /* The built-in scenarios, generated from workloads/scenarios/ by embed.sh. */
 struct builtin_scenario {
@@ -111,6 +112,8 @@ void scenario_init(struct scenario *sc)
 	sc->workqueue_latency = 0;
 	sc->ncpus = 1;
 	sc->numa_nodes = 1;
+	sc->pg_init_delay_msecs = PG_INIT_DELAY_DEFAULT;
+	sc->polling_interval = 5 * NSEC_PER_SEC;
 }
 
 /*
@@ -137,6 +140,7 @@ static void path_defaults(struct path_conf *p)
 	p->slots = 1;
 	p->service.kind = DIST_FIXED;
 	p->request_stats = true;
+	p->prio = 1;
 }
 
 void scenario_free(struct scenario *sc)
@@ -248,8 +252,21 @@ struct target {
 	const char *where;		/* "FILE:LINE" or "--KEY", for warnings */
 };
 
+/* A key the table line gives once there is one. */
+static int table_owns(const struct scenario *sc, char *err)
+{
+	if (sc->table[0])
+		return input_error(err, "the table line gives it (change the "
+				   "table instead)");
+	return 0;
+}
+
 static int set_mode(struct target *t, const char *v, char *err)
 {
+	int r = table_owns(t->sc, err);
+
+	if (r)
+		return r;
 	if (!strcmp(v, "bio"))
 		t->sc->mode = MODE_BIO;
 	else if (!strcmp(v, "request"))
@@ -265,6 +282,8 @@ static int set_selector(struct target *t, const char *v, char *err)
 	struct scenario *sc = t->sc;
 	const char *c;
 
+	if (table_owns(sc, err))
+		return -EINVAL;
 	for (c = v; *c; c++)
 		if (!isgraph((unsigned char)*c))
 			return input_error(err, "'" SHOW "' is not a selector "
@@ -282,6 +301,8 @@ static int set_selector_source(struct target *t, const char *v, char *err)
 	const struct ps_type *ty;
 	char why[ERR_MAX];
 
+	if (table_owns(sc, err))
+		return -EINVAL;
 	if (set_string(v, sc->selector_source, sizeof(sc->selector_source),
 		       false, err))
 		return -EINVAL;
@@ -299,6 +320,8 @@ static int set_selector_args(struct target *t, const char *v, char *err)
 {
 	struct scenario *sc = t->sc;
 
+	if (table_owns(sc, err))
+		return -EINVAL;
 	/* kernel table words without their count; the selector checks them */
 	return set_string(v, sc->selector_args, sizeof(sc->selector_args),
 			  true, err);
@@ -482,6 +505,8 @@ static int set_sched_clock_drift(struct target *t, const char *v, char *err)
 
 static int set_queue_if_no_path(struct target *t, const char *v, char *err)
 {
+	if (table_owns(t->sc, err))
+		return -EINVAL;
 	return parse_bool(v, &t->sc->queue_if_no_path, err);
 }
 
@@ -542,6 +567,63 @@ static int set_path_event(struct target *t, const char *v, bool reinstate,
 	return 0;
 }
 
+/*
+ * message = WORDS at TIME: a `dmsetup message` to the target (dm-mpath's
+ * multipath_message): queue_if_no_path, fail_if_no_path, switch_group N,
+ * disable_group N, enable_group N, fail_path DEV, reinstate_path DEV.
+ * The words are checked here; group numbers and devices against the
+ * table when the run is built.
+ */
+static int set_message(struct target *t, const char *v, char *err)
+{
+	static const char *const one[] = { "queue_if_no_path", "fail_if_no_path" };
+	static const char *const two[] = { "switch_group", "disable_group",
+		"enable_group", "fail_path", "reinstate_path" };
+	struct scenario *sc = t->sc;
+	const char *at = NULL, *c;
+	char words[NAME_MAX_LEN], *sp;
+	struct path_event *e;
+	sim_ns ns = 0;
+	size_t n;
+	bool ok;
+	int r;
+
+	for (c = v; (c = strstr(c, " at ")); c++)
+		at = c;
+	if (!at)
+		return input_error(err, "'" SHOW "' is not 'WORDS at TIME' "
+				   "(e.g. switch_group 2 at 3s)", v);
+	n = (size_t)(at - v);
+	if (n >= sizeof(words))
+		return input_error(err, "message '%.*s...' is too long", 40, v);
+	memcpy(words, v, n);
+	words[n] = '\0';
+	sp = strchr(words, ' ');
+	if (sp)
+		*sp = '\0';
+	ok = sp ? str_in_list(words, two, ARRAY_SIZE(two)) && sp[1] &&
+		  !strchr(sp + 1, ' ') : str_in_list(words, one, ARRAY_SIZE(one));
+	if (sp)
+		*sp = ' ';
+	if (!ok)
+		return input_error(err, "'%.*s' is not a multipath message "
+				   "(queue_if_no_path, fail_if_no_path, "
+				   "switch_group N, disable_group N, "
+				   "enable_group N, fail_path DEV, "
+				   "reinstate_path DEV)", (int)n, v);
+	r = parse_duration(at + 4 + strspn(at + 4, " \t"), NSEC_PER_SEC, &ns,
+			   err);
+	if (r)
+		return r;
+	sc->events = xrealloc(sc->events, (sc->nr_events + 1) *
+			      sizeof(*sc->events));
+	e = &sc->events[sc->nr_events++];
+	memset(e, 0, sizeof(*e));
+	memcpy(e->msg, words, n + 1);
+	e->at = ns;
+	return 0;
+}
+
 static int set_fail(struct target *t, const char *v, char *err)
 {
 	return set_path_event(t, v, false, err);
@@ -550,6 +632,180 @@ static int set_fail(struct target *t, const char *v, char *err)
 static int set_reinstate(struct target *t, const char *v, char *err)
 {
 	return set_path_event(t, v, true, err);
+}
+
+/* ---- the whole target: table, priority groups, multipathd ---- */
+
+/*
+ * table = the dmsetup line.  Read now for its grammar (messages carry the
+ * line), its devices bound once the paths are read (scenario_validate).
+ * The table then decides the mode (request-based unless queue_mode bio),
+ * queue_if_no_path and the selector; keys given before it are replaced,
+ * and given after it refused.
+ */
+static int set_table(struct target *t, const char *v, char *err)
+{
+	struct scenario *sc = t->sc;
+	struct mp_table tb;
+	int r;
+
+	if (strlen(v) >= sizeof(sc->table))
+		return input_error(err, "longer than %zu characters",
+				   sizeof(sc->table) - 1);
+	if (sc->selector_source[0])
+		return input_error(err, "a table names the kernel's built-in "
+				   "selectors; selector_source is for the "
+				   "short form (selector =)");
+	r = mp_table_parse(&tb, v, NULL, err);
+	if (r)
+		return r;
+	sc->mode = tb.bio ? MODE_BIO : MODE_REQUEST;
+	sc->queue_if_no_path = tb.queue_if_no_path;
+	if (tb.nr_pgs) {
+		snprintf(sc->selector, sizeof(sc->selector), "%s",
+			 tb.pgs[0].selector);
+		snprintf(sc->selector_args, sizeof(sc->selector_args), "%s",
+			 tb.pgs[0].args);
+	}
+	mp_table_free(&tb);
+	strcpy(sc->table, v);
+	return 0;
+}
+
+static int set_hardware_handler(struct target *t, const char *v, char *err)
+{
+	int r = table_owns(t->sc, err);
+
+	return r ? r : set_string(v, t->sc->hw_handler,
+				  sizeof(t->sc->hw_handler), true, err);
+}
+
+/* The kernel's ranges (parse_features). */
+static int set_pg_init_retries(struct target *t, const char *v, char *err)
+{
+	int r = table_owns(t->sc, err);
+
+	return r ? r : parse_count(v, 1, 50, &t->sc->pg_init_retries, err);
+}
+
+static int set_pg_init_delay_msecs(struct target *t, const char *v, char *err)
+{
+	int r = table_owns(t->sc, err);
+
+	return r ? r : parse_count(v, 0, 60000, &t->sc->pg_init_delay_msecs,
+				   err);
+}
+
+static int set_pg_init_time(struct target *t, const char *v, char *err)
+{
+	return parse_duration(v, 0, &t->sc->pg_init_time, err);
+}
+
+static int set_pg_policy(struct target *t, const char *v, char *err)
+{
+	static const char *const names[] = {
+		[PGP_MULTIBUS] = "multibus",
+		[PGP_FAILOVER] = "failover",
+		[PGP_GROUP_BY_PRIO] = "group_by_prio",
+	};
+	int i = lookup(v, names, ARRAY_SIZE(names)), r = table_owns(t->sc, err);
+
+	if (r)
+		return r;
+	if (i < 0)
+		return input_error(err, "'" SHOW "' is not failover, multibus "
+				   "or group_by_prio", v);
+	t->sc->pg_policy = (enum pg_policy)i;
+	return 0;
+}
+
+/* immediate, manual, followover, or N seconds (multipath.conf(5)). */
+static int set_failback(struct target *t, const char *v, char *err)
+{
+	struct scenario *sc = t->sc;
+
+	if (!strcmp(v, "immediate"))
+		sc->failback = FAILBACK_IMMEDIATE;
+	else if (!strcmp(v, "manual"))
+		sc->failback = FAILBACK_MANUAL;
+	else if (!strcmp(v, "followover"))
+		sc->failback = FAILBACK_FOLLOWOVER;
+	else if (!parse_count(v, 1, 86400, &sc->failback_secs, err))
+		sc->failback = FAILBACK_DEFERRED;
+	else
+		return input_error(err, "'" SHOW "' is not immediate, manual, "
+				   "followover or a number of seconds", v);
+	return 0;
+}
+
+/* queue, fail, or N checker intervals; sets queue_if_no_path as
+ * multipathd's table would have it. */
+static int set_no_path_retry(struct target *t, const char *v, char *err)
+{
+	struct scenario *sc = t->sc;
+
+	if (!strcmp(v, "queue"))
+		sc->no_path_retry = NPR_QUEUE;
+	else if (!strcmp(v, "fail"))
+		sc->no_path_retry = NPR_FAIL;
+	else if (!parse_count(v, 1, 100000, &sc->npr_count, err))
+		sc->no_path_retry = NPR_COUNT;
+	else
+		return input_error(err, "'" SHOW "' is not queue, fail or a "
+				   "number of checker intervals", v);
+	sc->queue_if_no_path = sc->no_path_retry != NPR_FAIL;
+	return 0;
+}
+
+static int set_polling_interval(struct target *t, const char *v, char *err)
+{
+	int r = parse_duration(v, NSEC_PER_SEC, &t->sc->polling_interval, err);
+
+	if (!r && !t->sc->polling_interval)
+		return input_error(err, "must be more than 0");
+	return r;
+}
+
+/* MAJ:MIN, each a decimal number within the kernel's dev_t (12:20 bits). */
+static int set_dev(struct target *t, const char *v, char *err)
+{
+	unsigned maj, min;
+	char c;
+
+	if (sscanf(v, "%u:%u%c", &maj, &min, &c) != 2 || !isdigit((unsigned char)*v) ||
+	    maj >= 1U << 12 || min >= 1U << 20)
+		return input_error(err, "'" SHOW "' is not MAJOR:MINOR "
+				   "(e.g. 8:48)", v);
+	snprintf(t->path->dev, sizeof(t->path->dev), "%u:%u", maj, min);
+	return 0;
+}
+
+/* A number, or the ALUA state multipath-tools' alua prioritizer maps to
+ * one (prioritizers/alua.c). */
+static int set_prio(struct target *t, const char *v, char *err)
+{
+	static const struct {
+		const char *state;
+		unsigned prio;
+	} alua[] = {
+		{ "optimized", 50 },
+		{ "non-optimized", 10 },
+		{ "lba-dependent", 5 },
+		{ "standby", 1 },
+		{ "unavailable", 0 },
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(alua); i++)
+		if (!strcmp(v, alua[i].state)) {
+			t->path->prio = alua[i].prio;
+			return 0;
+		}
+	if (parse_count(v, 0, 1000000, &t->path->prio, err))
+		return input_error(err, "'" SHOW "' is not a number or an ALUA "
+				   "state (optimized, non-optimized, "
+				   "lba-dependent, standby, unavailable)", v);
+	return 0;
 }
 
 static int set_slots(struct target *t, const char *v, char *err)
@@ -590,6 +846,8 @@ static int set_path_args(struct target *t, const char *v, char *err)
 {
 	struct path_conf *p = t->path;
 
+	if (t->sc && table_owns(t->sc, err))
+		return -EINVAL;
 	return set_string(v, p->path_args, sizeof(p->path_args), true, err);
 }
 
@@ -866,6 +1124,12 @@ struct option {
 #define LOG	"--read_iolog=tests/iolog/fio-randrw-v3.log"
 #define IOA	"--scenario=tests/golden/io-affinity.ini"	/* CPUs matter */
 #define TOY	"tests/ksrc/dm-ps-toy.c"	/* a kernel-style file */
+#define FAILOVER "--path_grouping_policy=failover"
+#define ALUA	"--mode=request --hardware_handler=alua --pg_init_time=1ms"
+/* two groups of the default scenario's paths (sdd is 8:48 ... sdm 8:192) */
+#define TABLE2	"0 2097152 multipath 0 0 2 1 service-time 0 5 1 8:48 1 " \
+		"8:64 1 8:80 1 8:96 1 8:112 1 round-robin 0 5 1 8:128 1 " \
+		"8:144 1 8:160 1 8:176 1 8:192 1"
 
 /* A new option is one line here.  Aliases share their option's setter. */
 static const struct option options[] = {
@@ -898,6 +1162,25 @@ static const struct option options[] = {
 	{ "fail", SEC_MULTIPATH, 0, set_fail, "sdd at 20ms", "" },
 	{ "reinstate", SEC_MULTIPATH, 0, set_reinstate, "sdd at 30ms",
 	  "--fail='sdd at 20ms'" },
+	{ "message", SEC_MULTIPATH, 0, set_message, "switch_group 2 at 20ms",
+	  FAILOVER },
+	{ "table", SEC_MULTIPATH, 0, set_table, TABLE2, "" },
+	{ "hardware_handler", SEC_MULTIPATH, 0, set_hardware_handler, "alua",
+	  "--mode=request --pg_init_time=1ms" },
+	{ "pg_init_retries", SEC_MULTIPATH, 0, set_pg_init_retries, "5",
+	  "--format=dmsetup" },
+	{ "pg_init_delay_msecs", SEC_MULTIPATH, 0, set_pg_init_delay_msecs,
+	  "10", ALUA " --message='disable_group 1 at 0'" },
+	{ "pg_init_time", SEC_MULTIPATH, 0, set_pg_init_time, "1ms",
+	  "--mode=request --hardware_handler=alua" },
+	{ "path_grouping_policy", SEC_MULTIPATH, 0, set_pg_policy, "failover",
+	  "" },
+	{ "failback", SEC_MULTIPATH, 0, set_failback, "immediate",
+	  FAILOVER " --fail='sdd at 20ms' --reinstate='sdd at 40ms'" },
+	{ "no_path_retry", SEC_MULTIPATH, 0, set_no_path_retry, "fail",
+	  FAILS },
+	{ "polling_interval", SEC_MULTIPATH, 0, set_polling_interval, "5ms",
+	  FAILS " --no_path_retry=1 --polling_interval=40ms" },
 
 	{ "slots", SEC_PATH, 0, set_slots, "4", "" },
 	{ "service", SEC_PATH, 0, set_service, "exp:1ms", "" },
@@ -906,6 +1189,9 @@ static const struct option options[] = {
 	{ "request_stats", SEC_PATH, 0, set_request_stats, "0",
 	  "--mode=request" },
 	{ "path_args", SEC_PATH, 0, set_path_args, "1 10", "--selector=st" },
+	{ "dev", SEC_PATH, 0, set_dev, "8:1", "--format=dmsetup" },
+	{ "prio", SEC_PATH, 0, set_prio, "optimized",
+	  "--path_grouping_policy=group_by_prio" },
 	{ "delay", SEC_PATH, OPT_EVERY_PATH, set_delay, "1", "" },
 	{ "read_delay", SEC_PATH, OPT_EVERY_PATH, set_read_delay, "1",
 	  "--rw=randrw" },
@@ -1139,7 +1425,9 @@ static int on_option(struct parser *ps, const char *key, const char *value,
 		return input_error(err, "option '" SHOW "' outside of any "
 				   "[section]", key);
 	o = find_option(key, OPT_CLI);
-	if (!o && (ps->in == IN_GLOBAL || ps->in == IN_JOB)) {
+	/* fio's own prio is a job option; [path] prio is multipathd's */
+	if ((!o || o->sect != SEC_JOB) &&
+	    (ps->in == IN_GLOBAL || ps->in == IN_JOB)) {
 		/* fio's further options, and those mpsim does not model */
 		r = fio_job_option(ps->in == IN_GLOBAL ? &ps->global :
 				   &sc->jobs[sc->nr_jobs - 1], key, value,
@@ -1173,7 +1461,8 @@ static int on_option(struct parser *ps, const char *key, const char *value,
 
 	if (o->set == set_service)
 		ps->has_service[sc->nr_paths - 1] = true;
-	if (o->set == set_fail || o->set == set_reinstate)
+	if (o->set == set_fail || o->set == set_reinstate ||
+	    o->set == set_message)
 		sc->events[sc->nr_events - 1].line = ps->line;
 	if (o->set == set_name && job_name_taken(sc, t.job->name, t.job))
 		return input_error(err, "name: another job is already named '"
@@ -1194,6 +1483,8 @@ static int check_events(const struct scenario *sc, char *err)
 	for (k = 0; k < sc->nr_events; k++) {
 		const struct path_event *e = &sc->events[k];
 
+		if (e->msg[0])
+			continue;	/* checked against the table */
 		for (i = 0; i < sc->nr_paths; i++)
 			if (!strcmp(sc->paths[i].name, e->path))
 				break;
@@ -1470,7 +1761,8 @@ int scenario_set(struct scenario *sc, const char *key, const char *value,
 		r = set_one_path(sc, key, value, err);
 		goto out;
 	}
-	if (!o && !find_option(key, 0)) {
+	if ((!o && !find_option(key, 0)) ||
+	    (o && o->sect == SEC_PATH && !(o->flags & OPT_EVERY_PATH))) {
 		r = fio_option_everywhere(sc, key, value, where, err);
 		if (r != -ENOENT)
 			goto out;

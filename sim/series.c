@@ -296,7 +296,7 @@ static void interval_close(struct sim *s, sim_ns t)
 		m->busy = busy;
 		m->inflight = infl;
 		path_lat(sr, m, p, r, &lo, &hi);
-		r->has_estimate = estimate(sr, &s->mp.ps, (struct ps_path *)p,
+		r->has_estimate = estimate(sr, &p->pg->ps, (struct ps_path *)p,
 					   &r->estimate);
 		tot->ios += r->ios;
 		tot->bytes += r->bytes;

@@ -180,6 +180,8 @@ struct run_result {
 	unsigned late_events;		/* scripted fail/reinstate events the
 					   run ended before */
 	struct series *series;		/* --interval's, else NULL */
+	char *dmsetup;			/* `dmsetup status` and `dmsetup table`
+					   lines at the run's end */
 };
 
 void run_result_alloc(struct run_result *r, unsigned nr_paths);
