@@ -323,3 +323,34 @@ int run_scenario_watched(const struct scenario *sc, uint64_t seed,
 		run_result_free(res);
 	return r;
 }
+
+/*
+ * The device as `dmsetup create` leaves it, before any I/O: built from
+ * sc's table with its paths, nothing run.
+ */
+int run_dmsetup_created(const struct scenario *sc, char **out, char *err)
+{
+	struct run_result res;
+	struct sim s;
+	unsigned i;
+	int r;
+
+	memset(&s, 0, sizeof(s));
+	run_result_alloc(&res, sc->nr_paths);
+	s.sc = sc;
+	s.res = &res;
+	s.start = s.now = sc->uptime;
+	evq_init(&s.q);
+	s.nr_paths = sc->nr_paths;
+	s.paths = xcalloc(s.nr_paths, sizeof(*s.paths));
+	for (i = 0; i < s.nr_paths; i++) {
+		path_setup(&s.paths[i], &s, &sc->paths[i], i, 0);
+		s.paths[i].stats = &res.path[i];
+	}
+	r = mpath_setup(&s.mp, &s, err);
+	if (!r)
+		*out = mpath_dmsetup(&s.mp);
+	sim_free(&s);
+	run_result_free(&res);
+	return r;
+}

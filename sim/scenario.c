@@ -1170,7 +1170,7 @@ static const struct option options[] = {
 	{ "pg_init_retries", SEC_MULTIPATH, 0, set_pg_init_retries, "5",
 	  "--format=dmsetup" },
 	{ "pg_init_delay_msecs", SEC_MULTIPATH, 0, set_pg_init_delay_msecs,
-	  "10", ALUA " --message='disable_group 1 at 0'" },
+	  "10", ALUA " --message='disable_group 1 at 20ms'" },
 	{ "pg_init_time", SEC_MULTIPATH, 0, set_pg_init_time, "1ms",
 	  "--mode=request --hardware_handler=alua" },
 	{ "path_grouping_policy", SEC_MULTIPATH, 0, set_pg_policy, "failover",
@@ -1816,6 +1816,25 @@ out:
 
 /* ---- final checks ---- */
 
+/* The table's devices against the [path] sections (the grammar was read
+ * with the line). */
+static int check_table(const struct scenario *sc, char *err)
+{
+	struct mp_table t;
+	char why[ERR_MAX];
+	unsigned i;
+
+	for (i = 0; i < sc->nr_paths; i++)
+		if (sc->paths[i].path_args[0])
+			return input_error(err, "%s: [path %s] path_args: the "
+					   "table line gives per-path arguments",
+					   sc->name, sc->paths[i].name);
+	if (mp_table_from_scenario(&t, sc, why))
+		return input_error(err, "%s: table: %s", sc->name, why);
+	mp_table_free(&t);
+	return 0;
+}
+
 /*
  * dm-delay is a bio-based target, and request-based dm-mpath loads only
  * over request-based (blk-mq) devices: the kernel refuses such a table
@@ -1943,6 +1962,8 @@ int scenario_validate(const struct scenario *sc, char *err)
 				sc->ncpus);
 	if (!r)
 		r = check_events(sc, err);
+	if (!r && sc->table[0])
+		r = check_table(sc, err);
 	if (!r)
 		r = check_delay_mode(sc, err);
 	if (!r)

@@ -42,14 +42,22 @@ static void consume_args(struct arg_set *as, unsigned n)
 }
 
 /* "table: ERROR (word N 'W')": the kernel's ti->error and the word it
- * stopped at. */
+ * stopped at, the one just read (shifted) or the next. */
+static int word_error(char *err, unsigned n, const char *what,
+		      const char *word)
+{
+	if (word)
+		return input_error(err, "%s (word %u '%.40s')", what, n,
+				   word);
+	return input_error(err, "%s (at the end of the line)", what);
+}
+
 static int table_error(char *err, const struct arg_set *as, const char *what,
 		       const char *word)
 {
-	if (word)
-		return input_error(err, "table: %s (word %u '%.40s')", what,
-				   as->word, word);
-	return input_error(err, "table: %s (at the end of the line)", what);
+	return word_error(err, word && as->word > 1 && word == as->argv[-1] ?
+			  as->word - 1 :
+			  as->word, what, word);
 }
 
 /* dm_read_arg / dm_read_arg_group (validate_next_arg): a number in
@@ -293,7 +301,7 @@ static int parse_ctr(struct arg_set *as, struct mp_table *t,
 	/* the short form's [path] sections all go in; a table's must too */
 	for (next = 0; !r && sc && next < sc->nr_paths; next++)
 		if (!used[next])
-			r = input_error(err, "table: [path %s] is in no priority "
+			r = input_error(err, "[path %s] is in no priority "
 					"group of the table", sc->paths[next].name);
 	free(used);
 	return r;
@@ -329,7 +337,8 @@ int mp_table_parse(struct mp_table *t, const char *line,
 		t->len = strtoull(as.argv[1], &end, 10);
 		if (!r && (*end || !isdigit((unsigned char)as.argv[1][0]) ||
 			   !t->len))
-			r = table_error(err, &as, "invalid length", as.argv[1]);
+			r = word_error(err, as.word + 1, "invalid length",
+				       as.argv[1]);
 		consume_args(&as, 3);
 	}
 	if (!r) {

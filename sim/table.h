@@ -54,7 +54,8 @@ struct mp_table {
  * strings.  With sc, each path device is bound to the [path] section
  * whose dev = MAJ:MIN it names (or, for a name, the section so called);
  * without it (sc NULL) devices are not looked up.  Returns 0, or -EINVAL
- * with err = "table: <the kernel's ti->error> (at word N 'W')".
+ * with err = "<the kernel's ti->error> (word N 'W')", N counted in the
+ * whole line.
  */
 int mp_table_parse(struct mp_table *t, const char *line,
 		   const struct scenario *sc, char *err);
