@@ -282,6 +282,10 @@ int pg_setup(struct mpath *m, char *err);
 void pg_teardown(struct mpath *m);
 /* choose_pgpath(): the path for nr_bytes, NULL when none is usable. */
 struct sim_path *choose_pgpath(struct mpath *m, size_t nr_bytes, sim_ns now);
+/* Its last step, once the current group has none: every group in table
+ * order, bypassed ones last. */
+struct sim_path *choose_pgpath_scan(struct mpath *m, size_t nr_bytes,
+				    sim_ns now);
 /* pg_init_all_paths(): activate the current group's usable paths. */
 void pg_init_all_paths(struct mpath *m);
 /* The work of an activation: scsi_dh_activate starts (PEV_ACTIVATE), its

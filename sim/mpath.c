@@ -112,36 +112,76 @@ sim_ns mpath_select_now(const struct mpath *m)
 	return select_now(m);
 }
 
-void mpath_map(struct mpath *m, struct sim_io *io)
+/*
+ * __map_bio / multipath_clone_and_map beyond the common case: the cached
+ * path serves only while I/O is queued for pg_init, else choose_pgpath
+ * (current_tried: the current group's selector was already asked, and
+ * had nothing).  No usable path queues or fails the I/O (§2.2); a group
+ * being initialised holds it until pg_init_done maps it again.  Returns
+ * the path, or NULL when the I/O was held or failed here.
+ */
+static struct sim_path *__attribute__((noinline))
+map_slow(struct mpath *m, struct sim_io *io, sim_ns now, bool current_tried)
 {
 	struct sim *s = m->sim;
-	struct sim_path *p;
+	struct sim_path *p = m->current_pgpath;
 
-	m->cpu = io->job->cpu;		/* the submitter's get_cpu() */
-	/* __map_bio / multipath_clone_and_map: the cached path serves only
-	 * while I/O is queued for pg_init; else choose (every I/O) */
-	p = m->current_pgpath;
-	if (!p || !m->queue_io)
-		p = choose_pgpath(m, io->bytes, select_now(m));
+	if (current_tried) {
+		/* what choose_pgpath does after the current group: with no
+		 * valid path its first step's outcome, else the scan */
+		p = m->nr_valid ? choose_pgpath_scan(m, io->bytes, now) :
+				  choose_pgpath(m, io->bytes, now);
+	} else if (!m->queue_io || !p) {
+		p = choose_pgpath(m, io->bytes, now);
+	}
 	/* a path chosen while its group is initialised holds the I/O */
 	trace_hook(s, trace_io_map(s->tr, io, m->queue_io ||
 				   m->pg_init_required ? NULL : p));
 	if (!p) {
-		/* No usable path is not an error: queue or fail (§2.2). */
 		if (s->measuring)
 			s->res->no_path++;
 		if (m->queue_if_no_path)
 			fifo_push(&m->queued, io);
 		else
 			mpath_kill(m, io);
-		return;
+		return NULL;
 	}
-	if (__builtin_expect(m->queue_io || m->pg_init_required, 0)) {
-		/* the group is being initialised: hold the I/O until
-		 * pg_init_done maps it again */
+	if (m->queue_io || m->pg_init_required) {
 		fifo_push(&m->queued, io);
 		pg_init_all_paths(m);
-		return;
+		return NULL;
+	}
+	return p;
+}
+
+void mpath_map(struct mpath *m, struct sim_io *io)
+{
+	struct sim *s = m->sim;
+	struct sim_path *p;
+
+	/*
+	 * choose_pgpath() in line for the common case: no I/O held for
+	 * pg_init, a current group, no switch_group pending.  The current
+	 * group's selector is asked (every I/O, kernel >= 4.6) and its
+	 * choice changes nothing else; with no valid path at all it has
+	 * none either, and map_slow() takes over from there.
+	 */
+	struct priority_group *pg = m->current_pg;
+	sim_ns now = select_now(m);
+
+	m->cpu = io->job->cpu;		/* the submitter's get_cpu() */
+	p = NULL;
+	if (__builtin_expect(!m->queue_io && pg && !m->next_pg, 1)) {
+		pg->ps.cpu = m->cpu;
+		p = (struct sim_path *)pg->ps.type->select_path(&pg->ps,
+								io->bytes, now);
+	}
+	if (__builtin_expect(!p, 0)) {
+		p = map_slow(m, io, now, pg && !m->queue_io && !m->next_pg);
+		if (!p)
+			return;
+	} else {
+		trace_hook(s, trace_io_map(s->tr, io, p));
 	}
 	if (p->failed) {
 		fprintf(stderr, "mpsim: bug: selector %s chose failed path %s\n",

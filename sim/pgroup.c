@@ -165,8 +165,8 @@ static struct sim_path *choose_path_in_pg(struct mpath *m,
  * order, the bypassed ones only in a second pass, which asks the next
  * pg_init to wait (PG_INIT_DELAY_RETRY) so as not to hammer a busy
  * controller. */
-static struct sim_path *choose_pgpath_scan(struct mpath *m, size_t nr_bytes,
-					   sim_ns now)
+struct sim_path *choose_pgpath_scan(struct mpath *m, size_t nr_bytes,
+				    sim_ns now)
 {
 	int bypassed;
 	unsigned i;
