@@ -127,6 +127,13 @@ int compare_run_watched(const struct scenario *sc, uint64_t seed,
 	int r;
 
 	memset(cr, 0, sizeof(*cr));
+	/* a column is a selector; a table line fixes each group's */
+	if (sc->table[0])
+		return input_error(err, "compare: the table line names each "
+				   "group's selector, and a column would "
+				   "change it (use mpsim run, or the short "
+				   "form: selector = and path_grouping_policy "
+				   "=)");
 	r = compare_pick(sc, columns, cr, err);
 	if (r) {
 		memset(cr, 0, sizeof(*cr));

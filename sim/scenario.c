@@ -2007,5 +2007,6 @@ int scenario_validate(const struct scenario *sc, char *err)
 			}
 	}
 	fio_warn_jobs(sc);
+	mp_table_warn(sc);
 	return 0;
 }

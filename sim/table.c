@@ -479,3 +479,39 @@ int mp_table_from_scenario(struct mp_table *t, const struct scenario *sc,
 	t->next_pg_num = t->nr_pgs ? 1 : 0;
 	return 0;
 }
+
+/*
+ * What the user gave that cannot change the run, said once (the house
+ * rule: an option changes the result or is warned about).
+ */
+void mp_table_warn(const struct scenario *sc)
+{
+	struct mp_table t;
+	char err[ERR_MAX];
+
+	if (mp_table_from_scenario(&t, sc, err))
+		return;		/* refused when the run is built */
+	if (!sc->table[0] && sc->hw_handler[0] && t.bio)
+		mpsim_warn("%s: hardware_handler = %s changes nothing: "
+			   "bio-based multipath doesn't allow a hardware "
+			   "handler (the kernel ignores it)", sc->name,
+			   sc->hw_handler);
+	if (sc->pg_init_time && !t.hw_handler[0])
+		mpsim_warn("%s: pg_init_time changes nothing without a "
+			   "hardware handler (request mode, hardware_handler "
+			   "= alua)", sc->name);
+	if (t.pg_init_retries)
+		mpsim_warn("%s: pg_init_retries %u shows in the table only: "
+			   "mpsim's pg_init activations do not fail", sc->name,
+			   t.pg_init_retries);
+	if (sc->failback != FAILBACK_MANUAL && t.nr_pgs < 2)
+		mpsim_warn("%s: failback changes nothing with one priority "
+			   "group (path_grouping_policy = failover or "
+			   "group_by_prio makes more)", sc->name);
+	if (sc->polling_interval != 5 * NSEC_PER_SEC &&
+	    sc->no_path_retry != NPR_COUNT)
+		mpsim_warn("%s: polling_interval changes nothing but "
+			   "no_path_retry = N (mpsim's path checker is the "
+			   "scripted fail and reinstate)", sc->name);
+	mp_table_free(&t);
+}

@@ -71,6 +71,10 @@ int mp_table_from_scenario(struct mp_table *t, const struct scenario *sc,
 
 void mp_table_free(struct mp_table *t);
 
+/* Warn (mpsim_warn) about multipathd and pg_init keys of sc that change
+ * nothing in its run. */
+void mp_table_warn(const struct scenario *sc);
+
 /* The device of path c as the kernel prints it: dev = MAJ:MIN, else the
  * sd driver's numbers for an sdX name (sda 8:0, sdq 65:0, ...), else
  * the name. */
