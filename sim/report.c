@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "table.h"
 
 int out_format_parse(const char *s, enum out_format *f)
 {
@@ -102,10 +103,14 @@ void json_meta(FILE *f, const char *command, const struct provenance *pv,
 static void header_line(FILE *f, const char *lead,
 			const struct provenance *pv, const struct scenario *sc)
 {
-	/* a selector compiled from a file names the file (ksource.h) */
+	/* a selector compiled from a file names the file (ksource.h); a
+	 * table names every group's */
+	char sel[256];
+
+	table_selectors(sc, sel, sizeof(sel));
 	fprintf(f, "%smpsim %s: scenario %s, selector %s%s%s, clock %s, "
 		"mode %s, HZ %u, %sseed %llu%s%s\n", lead, MPSIM_VERSION,
-		pv->scenario, sc->selector,
+		pv->scenario, sel,
 		sc->selector_source[0] ? " from " : "", sc->selector_source,
 		start_clock_name(sc->clock), mode_name(sc->mode),
 		sc->hz, sc->select_sched_clock ? "select_clock sched_clock, " : "",

@@ -515,3 +515,41 @@ void mp_table_warn(const struct scenario *sc)
 			   "scripted fail and reinstate)", sc->name);
 	mp_table_free(&t);
 }
+
+void table_selectors(const struct scenario *sc, char *buf, size_t size)
+{
+	struct mp_table t;
+	char err[ERR_MAX];
+	size_t len = 0;
+	unsigned i, k;
+
+	snprintf(buf, size, "%s", sc->selector);
+	if (!sc->table[0] || mp_table_parse(&t, sc->table, NULL, err))
+		return;
+	for (i = 0; i < t.nr_pgs; i++) {
+		for (k = 0; k < i; k++)
+			if (!strcmp(t.pgs[k].selector, t.pgs[i].selector))
+				break;
+		if (k == i && len < size)
+			len += (size_t)ps_emitted(snprintf(buf + len, size - len,
+				"%s%s", len ? "+" : "", t.pgs[i].selector),
+				size - len);
+	}
+	mp_table_free(&t);
+}
+
+bool table_has_selector(const struct scenario *sc, const char *name)
+{
+	char buf[256], *w, *save = NULL;
+
+	if (!sc->table[0]) {
+		const struct ps_type *t = ps_find(sc->selector);
+
+		return t && !strcmp(t->name, name);
+	}
+	table_selectors(sc, buf, sizeof(buf));
+	for (w = strtok_r(buf, "+", &save); w; w = strtok_r(NULL, "+", &save))
+		if (!strcmp(w, name))
+			return true;
+	return false;
+}

@@ -71,6 +71,13 @@ int mp_table_from_scenario(struct mp_table *t, const struct scenario *sc,
 
 void mp_table_free(struct mp_table *t);
 
+/* The selectors of sc's groups, distinct, in table order, joined by '+'
+ * ("service-time+historical-service-time"); sc->selector without a
+ * table. */
+void table_selectors(const struct scenario *sc, char *buf, size_t size);
+/* Whether a group of sc runs the selector called name (a kernel name). */
+bool table_has_selector(const struct scenario *sc, const char *name);
+
 /* Warn (mpsim_warn) about multipathd and pg_init keys of sc that change
  * nothing in its run. */
 void mp_table_warn(const struct scenario *sc);
