@@ -719,22 +719,38 @@ static int set_pg_policy(struct target *t, const char *v, char *err)
 	return 0;
 }
 
+/*
+ * multipath.conf's "keyword or number" values: the index of v in names,
+ * or, for a count in [1, max], `counted` with *count set; -1 otherwise.
+ */
+static int keyword_or_count(const char *v, const char *const *names,
+			    size_t n, unsigned max, int counted,
+			    unsigned *count)
+{
+	char err[ERR_MAX];
+	int i = lookup(v, names, n);
+
+	if (i >= 0)
+		return i;
+	return parse_count(v, 1, max, count, err) ? -1 : counted;
+}
+
 /* immediate, manual, followover, or N seconds (multipath.conf(5)). */
 static int set_failback(struct target *t, const char *v, char *err)
 {
+	static const char *const names[] = {
+		[FAILBACK_MANUAL] = "manual",
+		[FAILBACK_IMMEDIATE] = "immediate",
+		[FAILBACK_FOLLOWOVER] = "followover",
+	};
 	struct scenario *sc = t->sc;
+	int i = keyword_or_count(v, names, ARRAY_SIZE(names), 86400,
+				 FAILBACK_DEFERRED, &sc->failback_secs);
 
-	if (!strcmp(v, "immediate"))
-		sc->failback = FAILBACK_IMMEDIATE;
-	else if (!strcmp(v, "manual"))
-		sc->failback = FAILBACK_MANUAL;
-	else if (!strcmp(v, "followover"))
-		sc->failback = FAILBACK_FOLLOWOVER;
-	else if (!parse_count(v, 1, 86400, &sc->failback_secs, err))
-		sc->failback = FAILBACK_DEFERRED;
-	else
+	if (i < 0)
 		return input_error(err, "'" SHOW "' is not immediate, manual, "
 				   "followover or a number of seconds", v);
+	sc->failback = (enum failback)i;
 	return 0;
 }
 
@@ -742,17 +758,18 @@ static int set_failback(struct target *t, const char *v, char *err)
  * multipathd's table would have it. */
 static int set_no_path_retry(struct target *t, const char *v, char *err)
 {
+	static const char *const names[] = {
+		[NPR_QUEUE] = "queue",
+		[NPR_FAIL] = "fail",
+	};
 	struct scenario *sc = t->sc;
+	int i = keyword_or_count(v, names, ARRAY_SIZE(names), 100000,
+				 NPR_COUNT, &sc->npr_count);
 
-	if (!strcmp(v, "queue"))
-		sc->no_path_retry = NPR_QUEUE;
-	else if (!strcmp(v, "fail"))
-		sc->no_path_retry = NPR_FAIL;
-	else if (!parse_count(v, 1, 100000, &sc->npr_count, err))
-		sc->no_path_retry = NPR_COUNT;
-	else
+	if (i < 0)
 		return input_error(err, "'" SHOW "' is not queue, fail or a "
 				   "number of checker intervals", v);
+	sc->no_path_retry = (enum no_path_retry)i;
 	sc->queue_if_no_path = sc->no_path_retry != NPR_FAIL;
 	return 0;
 }

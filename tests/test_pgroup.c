@@ -209,3 +209,44 @@ Test(failover, no_path_retry_gives_up_after_its_intervals)
 		     "from 5 ms to 21 ms");
 	run_result_free(&r);
 }
+
+/*
+ * followover against immediate: group 1 is a and c (prio 50), group 2 b
+ * (prio 10).  c fails at 4.5 ms (a keeps group 1 going); at 8.5 ms a
+ * switch_group 2 message (another node's failover, say) moves the device:
+ * the I/O on a from 8 ms completes at 9 ms and the next goes to b, which
+ * completes at 10, 11, ... ms.  c comes back at 15.5 ms.
+ *   immediate: multipathd switches to group 1 at once; b's I/O from 15 ms
+ *              completes at 16 ms, the next goes to group 1: b has 7
+ *              (10 ... 16 ms), group 1 the 9 before (1 ... 9 ms) and 13
+ *              after (17 ... 29 ms).
+ *   followover: c is not the first path of group 1 to come back (a never
+ *              left), so the device stays on b: 20 I/Os (10 ... 29 ms),
+ *              group 1 its 9.
+ * The window is 29.5 ms, so the I/O due at 30 ms is not in it.
+ */
+Test(failover, followover_fails_back_only_for_a_groups_first_path)
+{
+	static const char text[] =
+		"[multipath]\nselector = round-robin\n"
+		"path_grouping_policy = group_by_prio\nfailback = %s\n"
+		"fail = c at 4500us\nmessage = switch_group 2 at 8500us\n"
+		"reinstate = c at 15500us\n"
+		"[path a]\nprio = 50\nservice = fixed:1ms\n"
+		"[path b]\nprio = 10\nservice = fixed:1ms\n"
+		"[path c]\nprio = 50\nservice = fixed:1ms\n"
+		"[j]\niodepth = 1\nruntime = 29500us\n";
+	char buf[1024];
+	struct run_result r;
+
+	snprintf(buf, sizeof(buf), text, "immediate");
+	run_text(buf, &r);
+	cr_assert_eq(r.path[1].ios, 7);
+	cr_assert_eq(r.path[0].ios + r.path[2].ios, 22);
+	run_result_free(&r);
+	snprintf(buf, sizeof(buf), text, "followover");
+	run_text(buf, &r);
+	cr_assert_eq(r.path[1].ios, 20);
+	cr_assert_eq(r.path[0].ios + r.path[2].ios, 9);
+	run_result_free(&r);
+}
