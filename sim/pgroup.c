@@ -16,6 +16,7 @@
 #include "../selectors/ksource.h"
 #include "engine.h"
 #include "table.h"
+#include "timer-wheel.h"
 
 int pg_setup(struct mpath *m, char *err)
 {
@@ -233,11 +234,39 @@ void pg_activate_queue(struct mpath *m, struct sim_path *p, sim_ns at)
 }
 
 /*
+ * When queue_delayed_work(wq, work, delay) runs the work: its timer
+ * expires at jiffies + delay and is put on the scenario's timer wheel
+ * (kernel.md §8): the levels wheel fires it at its bucket's expiry, a
+ * jiffy later at level 0 and rounded up to the level's granularity
+ * beyond (calc_index); the classic wheel at expires.  A delay of 0
+ * queues the work at once.  The wheel is a fresh one whose clock is
+ * now: a CPU whose timer base is up to date.
+ */
+static sim_ns delayed_work_due(const struct mpath *m, uint64_t delay)
+{
+	const struct scenario *sc = m->sim->sc;
+	uint64_t now = jiffies_at(m->hz, m->sim->now), at = now + delay;
+	struct tw_wheel *w;
+	struct tw_timer t;
+
+	if (!delay)
+		return m->sim->now;
+	w = xmalloc(sizeof(*w));
+	tw_init(w, sc->timer_wheel == WHEEL_CLASSIC ? TW_CLASSIC : TW_LEVELS,
+		m->hz, now);
+	tw_timer_init(&t, NULL);
+	tw_mod_timer(w, &t, at, now);
+	if (!tw_next_expiry(w, &at))
+		assert(0);	/* one timer is pending */
+	tw_del_timer(w, &t, now);
+	free(w);
+	return jiffy_edge(m->hz, at);
+}
+
+/*
  * __pg_init_all_paths(): activate every usable path of the current group,
- * after pg_init_delay_msecs (2000 when not given) if the group was a
- * bypassed one.  The delay is a delayed work's timer: whole jiffies from
- * the current tick, msecs_to_jiffies rounding up (§1.3); the wheel's
- * coarser levels beyond 63 ticks are not applied here.
+ * after pg_init_delay_msecs (2000 when not given, msecs_to_jiffies
+ * rounding up, §1.3) if the group was a bypassed one.
  */
 static unsigned pg_init_paths(struct mpath *m)
 {
@@ -254,10 +283,7 @@ static unsigned pg_init_paths(struct mpath *m)
 	if (m->pg_init_delay_retry) {
 		unsigned ms = m->pg_init_delay_msecs != PG_INIT_DELAY_DEFAULT ?
 			      m->pg_init_delay_msecs : PG_INIT_DELAY_MSECS;
-		uint64_t j = msecs_to_jiffies(m->hz, ms);
-
-		if (j)
-			at = jiffy_edge(m->hz, jiffies_at(m->hz, s->now) + j);
+		at = delayed_work_due(m, msecs_to_jiffies(m->hz, ms));
 	}
 	for (i = 0; i < m->current_pg->nr_pgpaths; i++) {
 		struct sim_path *p = m->current_pg->pgpaths[i];

@@ -155,9 +155,11 @@ Test(failover, pg_init_holds_io_at_every_switch)
  * switch's pg_init is immediate, so sda completes at 1 ... 10 ms; at
  * 10.5 ms disable_group 1 drops the current group; the I/O then in
  * service completes at 11 ms and the next one finds group 1 bypassed in
- * the first pass and takes it in the second: pg_init waits 5 ms
- * (msecs_to_jiffies(5) = 5 ticks of 1 ms from 11 ms), so it completes at
- * 17 ms, then 18 ... 24 ms: 11 + 8 = 19 in a 24.5 ms run.  pg_init_done
+ * the first pass and takes it in the second: pg_init waits for a
+ * delayed work of msecs_to_jiffies(5) = 5 ticks of 1 ms, queued at 11 ms
+ * (jiffy J), whose timer the levels wheel fires at its level-0 bucket's
+ * expiry, J + 5 + 1 (calc_index): 17 ms.  Then the held I/O completes at
+ * 18 ms, and so on to 24 ms: 11 + 7 = 18 in a 24.5 ms run.  pg_init_done
  * enables the group again.
  */
 Test(failover, a_bypassed_group_waits_pg_init_delay_msecs)
@@ -169,9 +171,26 @@ Test(failover, a_bypassed_group_waits_pg_init_delay_msecs)
 		 "message = disable_group 1 at 10500us\n"
 		 "[path sda]\nservice = fixed:1ms\n"
 		 "[j]\niodepth = 1\nruntime = 24500us\n", &r);
-	cr_assert_eq(r.path[0].ios, 19);
+	cr_assert_eq(r.path[0].ios, 18);
 	cr_assert(strstr(r.dmsetup, " 1 1 A 0 1 0 8:0 A 0 \n"), "%s",
 		  r.dmsetup);
+	run_result_free(&r);
+	/*
+	 * The default delay, 2000 ms, at HZ 250: 500 jiffies, a level-1
+	 * timer (64 <= delta < 512), whose bucket is 8 jiffies wide.  At
+	 * 11 ms the jiffy J is INITIAL_JIFFIES 4294892296 + 3600 s x 250
+	 * + 2 (11 ms is in the third 4 ms tick) = 4295792298; J + 500 =
+	 * 4295792798, and calc_index gives ((4295792798 >> 3) + 1) << 3 =
+	 * 4295792800 = J + 502: 2 ms + 502 x 4 ms = 2016 ms after the
+	 * start, not the 2008 ms of a bare jiffy count.  Then completions
+	 * at 2017 ... 2020 ms: 11 + 4 = 15 in a 2020.5 ms run.
+	 */
+	run_text("[multipath]\nselector = round-robin\nmode = request\n"
+		 "hardware_handler = alua\n"
+		 "message = disable_group 1 at 10500us\n"
+		 "[path sda]\nservice = fixed:1ms\n"
+		 "[j]\niodepth = 1\nruntime = 2020500us\n", &r);
+	cr_assert_eq(r.path[0].ios, 15);
 	run_result_free(&r);
 }
 
