@@ -72,6 +72,9 @@ static const char *mode_name(enum mp_mode m)
 void json_meta(FILE *f, const char *command, const struct provenance *pv,
 	       const struct scenario *sc)
 {
+	char sel[256];
+
+	table_selectors(sc, sel, sizeof(sel));
 	fputs("{\"mpsim\": {\"version\": ", f);
 	json_string(f, MPSIM_VERSION);
 	fprintf(f, ", \"command\": \"%s\", \"scenario\": ", command);
@@ -79,7 +82,7 @@ void json_meta(FILE *f, const char *command, const struct provenance *pv,
 	fprintf(f, ", \"seed\": %llu, \"options\": {\"mode\": \"%s\", "
 		"\"selector\": ", (unsigned long long)pv->seed,
 		mode_name(sc->mode));
-	json_string(f, sc->selector);
+	json_string(f, sel);
 	/* a selector compiled from a file names the file (ksource.h) */
 	if (sc->selector_source[0]) {
 		fputs(", \"selector_source\": ", f);
@@ -87,6 +90,10 @@ void json_meta(FILE *f, const char *command, const struct provenance *pv,
 	}
 	fputs(", \"selector_args\": ", f);
 	json_string(f, sc->selector_args);
+	if (sc->table[0]) {
+		fputs(", \"table\": ", f);
+		json_string(f, sc->table);
+	}
 	fprintf(f, ", \"clock\": \"%s\", \"hz\": %u, \"uptime_s\": %.9g, "
 		"\"queue_if_no_path\": %s, \"select_clock\": \"%s\", "
 		"\"sched_clock\": \"%s\", \"sched_clock_offset_ns\": %lld, "
