@@ -326,3 +326,35 @@ Test(table, path_grouping_policies)
 	mp_table_free(&t);
 	scenario_free(&sc);
 }
+
+/*
+ * A disabled group shows D (bypass_pg), whatever else it is; a switch
+ * that waits for pg_init shows QUEUE_IO 1 and the pg_init count.  Two
+ * groups, request mode, alua with a 1 s pg_init: the run's first I/O
+ * switches to group 1 and starts its pg_init, which is still running
+ * when the 10 ms run ends; disable_group 2 at 5 ms marks group 2, and
+ * bypass_pg drops the current group whichever group it disables
+ * (current_pg = NULL), so group 1 shows E and pg_num falls back to 1.
+ */
+Test(dmsetup, disabled_groups_and_pg_init_in_the_status)
+{
+	struct scenario sc;
+	struct run_result r;
+	char err[ERR_MAX] = "";
+
+	mpsim_quiet = 1;
+	cr_assert_eq(scenario_parse(&sc,
+		"[multipath]\nselector = round-robin\nmode = request\n"
+		"path_grouping_policy = failover\nhardware_handler = alua\n"
+		"pg_init_time = 1s\nmessage = disable_group 2 at 5ms\n"
+		SDA_SDB "runtime = 10ms\n", "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &r, err), 0, "%s", err);
+	cr_assert_str_eq(r.dmsetup,
+		"0 2097152 multipath 2 1 1 0 2 1 E 0 1 0 8:0 A 0 D 0 1 0 8:16 A 0 \n"
+		"0 2097152 multipath 0 1 alua 2 1 round-robin 0 1 1 8:0 1 "
+		"round-robin 0 1 1 8:16 1 \n");
+	cr_assert_eq(r.total.ios, 0, "every I/O waits for pg_init");
+	run_result_free(&r);
+	scenario_free(&sc);
+}
