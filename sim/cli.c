@@ -551,6 +551,10 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	free(run_opts);
 	if (!r)
 		r = extra_parse(argc, argv, compare, o.format, &x, err);
+	/* one device's lines: compare runs several */
+	if (!r && compare && o.format == FMT_DMSETUP)
+		r = input_error(err, "--format=dmsetup: one run's device (use "
+				"mpsim run, not compare)");
 	if (r) {
 		cli_free_run(&o);
 		return bad_input(err);
