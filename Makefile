@@ -221,15 +221,8 @@ results-alua-failover: mpsim
 	  for rt in 5s 8s; do ./mpsim --scenario=alua-failover --seed=1 --runtime=$$rt --format=dmsetup 2>/dev/null | sed 's/^/    /'; echo; done; \
 	} > results/alua-failover.md.tmp
 	@mv results/alua-failover.md.tmp results/alua-failover.md
-	@echo "results/alua-failover.csv: ./mpsim --scenario=alua-failover, 80 windows of 100 ms"
-	@{ echo "# mpsim $$(./mpsim --version 2>/dev/null | cut -d' ' -f2): ./mpsim --scenario=alua-failover --seed=1 --ramp_time=T --runtime=100ms, one run per 100 ms window"; \
-	  echo "t_s,path,share,iops,lat_mean_us,lat_p99_us"; \
-	  for w in $$(seq 0 79); do \
-	    ./mpsim --scenario=alua-failover --seed=1 --format=csv \
-	        --ramp_time=$$((w * 100))ms --runtime=100ms 2>/dev/null | \
-	    awk -F, -v t="$$w" '/^#/ || $$1 == "path" { next } \
-	      $$1 ~ /^(sd|total)/ { printf "%.2f,%s,%s,%s,%s,%s\n", (t + 1) / 10, $$1, $$3, $$11, $$7, $$9 }'; \
-	  done; } > results/alua-failover.csv.tmp
+	./mpsim --scenario=alua-failover --seed=1 --interval=100ms \
+	    --series=results/alua-failover.csv.tmp > /dev/null
 	@mv results/alua-failover.csv.tmp results/alua-failover.csv
 
 # The synchronous writer behind dm-delay (README): mean write latency for

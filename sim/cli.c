@@ -468,7 +468,7 @@ static int extra_parse(int argc, char **argv, bool compare, enum out_format fmt,
 		return input_error(err, "--interval: must be longer than 0");
 	/* the series goes where it has room: a file, or under each path in
 	 * a run's JSON */
-	if (!x->series && (compare || fmt != FMT_JSON))
+	if (!x->series && (compare || (fmt != FMT_JSON && fmt != FMT_DMSETUP)))
 		return input_error(err, "--interval: write the series with "
 				   "--series=FILE%s", compare ? "" :
 				   " or --format=json");
@@ -563,6 +563,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	x.watch.trace = traced ? &tc : NULL;
 	/* a single run shows fio's status line on a terminal */
 	x.watch.progress = !compare && isatty(STDERR_FILENO);
+	x.watch.dmsetup = !compare && o.format == FMT_DMSETUP;
 	if (compare)
 		r = compare_run_watched(&o.sc, o.seed, x.columns, &x.watch,
 					&cr, err);

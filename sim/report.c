@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "series.h"
 #include "table.h"
 
 int out_format_parse(const char *s, enum out_format *f)
@@ -299,7 +300,12 @@ void report_run(FILE *f, enum out_format fmt, const struct provenance *pv,
 		report_run_rows(f, fmt, r);
 		break;
 	case FMT_DMSETUP:
-		/* the device alone, as dmsetup prints it: status, then table */
+		/* the device alone, as dmsetup prints it: status, then table;
+		 * with --interval after each interval's, the run's end last */
+		if (r->series && r->series->dmsetup) {
+			fputs(r->series->dmsetup, f);
+			fputs("# the run's end\n", f);
+		}
 		fputs(r->dmsetup, f);
 		break;
 	}

@@ -266,6 +266,7 @@ int run_scenario_watched(const struct scenario *sc, uint64_t seed,
 
 	if (w && w->interval) {
 		res->series = series_new(w->interval, s.nr_paths);
+		res->series->want_dmsetup = w->dmsetup;
 		s.series = res->series;
 	}
 	if (w && w->progress)

@@ -42,6 +42,8 @@ void run_warn(const struct scenario *sc, const struct run_result *r,
 /* What a run may record beyond its totals; none of it changes them. */
 struct run_watch {
 	sim_ns interval;	/* --interval: res->series, 0: none */
+	bool dmsetup;		/* ... with the device's dmsetup lines at
+				   each interval's end (--format=dmsetup) */
 	bool progress;		/* the status line on stderr (a terminal) */
 	const struct trace_conf *trace;	/* --trace, --blktrace; NULL: none */
 };
