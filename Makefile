@@ -66,7 +66,7 @@ SAN     = address,undefined,float-cast-overflow
 
 .PHONY: all run test check-long bench asan valgrind noopt results plots \
         kernel-check slurm-check \
-        clean deps results-dm-delay-sync install uninstall \
+        clean deps results-dm-delay-sync results-alua-failover install uninstall \
         fuzz fuzz-bins fuzz-build fuzz-corpus
 all: mpsim
 
@@ -235,6 +235,36 @@ results: deps
 	./mpsim timers --mail > results/timers-mail.md.tmp
 	mv results/timers-mail.md.tmp results/timers-mail.md
 	@$(MAKE) --no-print-directory results-dm-delay-sync
+	@$(MAKE) --no-print-directory results-alua-failover
+
+# The ALUA failover and failback (README), phase by phase: one run per
+# phase of the same scenario and seed, its window the phase (ramp_time to
+# the phase's start, runtime its length), and the device's dmsetup lines
+# at the end of the failed-over and failed-back phases.
+ALUA_PHASES := "0-2 s, optimized=--runtime=2s" \
+	"2.0-2.1 s, failover=--ramp_time=2s --runtime=100ms" \
+	"2.1-5 s, failed over=--ramp_time=2100ms --runtime=2900ms" \
+	"5.0-5.1 s, failback=--ramp_time=5s --runtime=100ms" \
+	"5.1-8 s, failed back=--ramp_time=5100ms --runtime=2900ms"
+results-alua-failover: mpsim
+	@mkdir -p results
+	@echo "results/alua-failover.md: ./mpsim --scenario=alua-failover, 5 phases"
+	@{ echo "<!-- mpsim $$(./mpsim --version 2>/dev/null | cut -d' ' -f2): ./mpsim --scenario=alua-failover --seed=1 --ramp_time=START --runtime=LENGTH, one run per phase -->"; \
+	  echo "| phase | sda | sdb | sdc | sdd | IOPS | mean µs | p99 µs | p99.9 µs |"; \
+	  echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|"; \
+	  for ph in $(ALUA_PHASES); do \
+	    ./mpsim --scenario=alua-failover --seed=1 --format=csv $${ph#*=} 2>/dev/null | \
+	    awk -F, -v ph="$${ph%%=*}" '/^#/ || $$1 == "path" { next } \
+	      $$1 ~ /^sd/ { sh = sh sprintf(" %.3f |", $$3) } \
+	      $$1 == "total" { printf "| %s |%s %.0f | %.0f | %.0f | %.0f |\n", ph, sh, $$11, $$7, $$9, $$10 }'; \
+	  done; echo; \
+	  echo "dmsetup status and table at 5 s (failed over) and at 8 s (failed back):"; echo; \
+	  for rt in 5s 8s; do ./mpsim --scenario=alua-failover --seed=1 --runtime=$$rt --format=dmsetup 2>/dev/null | sed 's/^/    /'; echo; done; \
+	} > results/alua-failover.md.tmp
+	@mv results/alua-failover.md.tmp results/alua-failover.md
+	./mpsim --scenario=alua-failover --seed=1 --interval=100ms \
+	    --series=results/alua-failover.csv.tmp > /dev/null
+	@mv results/alua-failover.csv.tmp results/alua-failover.csv
 
 # The synchronous writer behind dm-delay (README): mean write latency for
 # four delays, both expiries and two HZ values, one run each.

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "run.h"
+#include "table.h"
 
 /* Whether the command line gives one of the options named in names. */
 bool cli_has(int argc, char **argv, const char *const *names)
@@ -65,7 +66,7 @@ void replay_window(int argc, char **argv, struct scenario *sc,
  * kernel file, which might. */
 static bool jiffies_read(const struct scenario *sc)
 {
-	bool hst = !strcmp(sc->selector, "historical-service-time");
+	bool hst = table_has_selector(sc, "historical-service-time");
 	unsigned i;
 
 	/* a kernel file may read any clock (selectors/ksource.h) */
@@ -102,7 +103,7 @@ void cli_warn_inert(int argc, char **argv, const struct scenario *sc)
 				   "a request is stamped when the driver "
 				   "starts it (io_start_time_ns), whatever the "
 				   "bio clock", start_clock_name(sc->clock));
-		else if (strcmp(sc->selector, "historical-service-time") &&
+		else if (!table_has_selector(sc, "historical-service-time") &&
 			 !sc->selector_source[0])
 			mpsim_warn("--clock=%s changes nothing: %s does not "
 				   "read the bio start stamp (only "

@@ -279,7 +279,7 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 			o->seed = v;
 		} else if (!strcmp(name, "format")) {
 			if (!val || out_format_parse(val, &o->format))
-				return input_error(err, "--format: '%s' is not table, csv or json",
+				return input_error(err, "--format: '%s' is not table, csv, json or dmsetup",
 						   val ? val : "");
 		} else if (!strcmp(name, "output-format")) {
 			if (output_format_parse(val, &o->format))
@@ -473,7 +473,7 @@ static int extra_parse(int argc, char **argv, bool compare, enum out_format fmt,
 		return input_error(err, "--interval: must be longer than 0");
 	/* the series goes where it has room: a file, or under each path in
 	 * a run's JSON */
-	if (!x->series && (compare || fmt != FMT_JSON))
+	if (!x->series && (compare || (fmt != FMT_JSON && fmt != FMT_DMSETUP)))
 		return input_error(err, "--interval: write the series with "
 				   "--series=FILE%s", compare ? "" :
 				   " or --format=json");
@@ -556,6 +556,10 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	free(run_opts);
 	if (!r)
 		r = extra_parse(argc, argv, compare, o.format, &x, err);
+	/* one device's lines: compare runs several */
+	if (!r && compare && o.format == FMT_DMSETUP)
+		r = input_error(err, "--format=dmsetup: one run's device (use "
+				"mpsim run, not compare)");
 	if (r) {
 		cli_free_run(&o);
 		return bad_input(err);
@@ -564,6 +568,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	x.watch.trace = traced ? &tc : NULL;
 	/* a single run shows fio's status line on a terminal */
 	x.watch.progress = !compare && isatty(STDERR_FILENO);
+	x.watch.dmsetup = !compare && o.format == FMT_DMSETUP;
 	if (compare)
 		r = compare_run_watched(&o.sc, o.seed, x.columns, &x.watch,
 					&cr, err);

@@ -4,6 +4,7 @@
  * service times on each path (common random numbers), and the table lists
  * each path's share of I/Os per column next to its capacity share.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,13 @@ int compare_run_watched(const struct scenario *sc, uint64_t seed,
 	int r;
 
 	memset(cr, 0, sizeof(*cr));
+	/* a column is a selector; a table line fixes each group's */
+	if (sc->table[0])
+		return input_error(err, "compare: the table line names each "
+				   "group's selector, and a column would "
+				   "change it (use mpsim run, or the short "
+				   "form: selector = and path_grouping_policy "
+				   "=)");
 	r = compare_pick(sc, columns, cr, err);
 	if (r) {
 		memset(cr, 0, sizeof(*cr));
@@ -330,6 +338,9 @@ void report_compare(FILE *f, enum out_format fmt, const struct provenance *pv,
 		    const struct scenario *sc, const struct compare_result *cr)
 {
 	switch (fmt) {
+	case FMT_DMSETUP:	/* refused on the command line */
+		assert(0);
+		break;
 	case FMT_TABLE:
 		compare_table(f, pv, sc, cr);
 		break;

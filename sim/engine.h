@@ -84,6 +84,8 @@ static inline struct sim_io *fifo_pop(struct io_fifo *f)
 	return io;
 }
 
+struct priority_group;
+
 /* One path: what the selector sees (ps) and the device behind it. */
 struct sim_path {
 	struct ps_path ps;		/* the selector's view; first member */
@@ -96,7 +98,12 @@ struct sim_path {
 	double ns_per_byte;		/* 1e9 / bandwidth, 0 when unlimited */
 	unsigned busy;			/* slots in service */
 	struct io_fifo queue;		/* waiting for a slot */
-	bool failed;			/* failed in the multipath device */
+	bool failed;			/* failed in the multipath device (the
+					   kernel's !pgpath->is_active) */
+	struct priority_group *pg;	/* its group (pgpath->pg) */
+	unsigned fail_count;		/* pgpath->fail_count: fail_path()s */
+	struct path_ev *activate;	/* its pg_init work (activate_path) */
+	bool activate_pending;		/* ... queued or in the handler */
 	uint64_t inflight;		/* start_io'd, not yet end_io'd */
 	sim_ns busy_since;		/* when busy last went 0 -> 1 */
 	struct path_stats *stats;	/* into the run result */
@@ -111,11 +118,26 @@ enum path_ev_kind {
 	PEV_FAIL,		/* scripted: the path's device dies */
 	PEV_REINSTATE,		/* scripted: the device is back */
 	PEV_PROCESS_QUEUED,	/* kmultipathd's process_queued_bios work */
+	PEV_ACTIVATE,		/* activate_path work: the handler starts */
+	PEV_PG_INIT_DONE,	/* ... and calls pg_init_done */
+	PEV_MESSAGE,		/* scripted: a dmsetup message */
+	PEV_MULTIPATHD,		/* multipathd's failback or no_path_retry */
 };
 
 struct path_ev {
 	enum path_ev_kind kind;
-	struct sim_path *path;	/* PEV_FAIL and PEV_REINSTATE */
+	struct sim_path *path;	/* PEV_FAIL, PEV_REINSTATE, PEV_ACTIVATE,
+				   PEV_PG_INIT_DONE */
+	const char *msg;	/* PEV_MESSAGE: its words */
+};
+
+/* One priority group (dm-mpath's struct priority_group). */
+struct priority_group {
+	struct path_selector ps;	/* its own selector instance */
+	unsigned pg_num;		/* 1.., table order */
+	bool bypassed;			/* disable_group, or TEMP_BUSY */
+	struct sim_path **pgpaths;	/* table order */
+	unsigned nr_pgpaths;
 };
 
 struct mpath {
@@ -123,12 +145,28 @@ struct mpath {
 	enum mp_mode mode;
 	enum start_clock clock;
 	unsigned hz;
-	bool hr_timer;			/* selector has PS_USE_HR_TIMER */
 	bool queue_if_no_path;
 	bool select_sched_clock;	/* select_path's now is sched_clock */
 	struct sched_clock sched;
 	struct stamp_cache stamp;	/* the jiffies start stamp's tick */
-	struct path_selector ps;
+	/* priority groups (sim/pgroup.c), as dm-mpath's struct multipath */
+	struct priority_group *pgs;	/* table order */
+	unsigned nr_pgs;
+	struct priority_group *current_pg, *next_pg;
+	struct sim_path *current_pgpath;
+	bool queue_io;			/* MPATHF_QUEUE_IO */
+	bool pg_init_required;		/* MPATHF_PG_INIT_REQUIRED */
+	bool pg_init_delay_retry;	/* MPATHF_PG_INIT_DELAY_RETRY */
+	unsigned pg_init_count;		/* shown by status */
+	unsigned pg_init_in_progress;
+	bool hw_handler;		/* a handler: switching needs pg_init */
+	unsigned pg_init_delay_msecs;	/* PG_INIT_DELAY_DEFAULT: 2000 */
+	sim_ns pg_init_time;		/* the handler's activation time */
+	struct mp_table *table;		/* what it was built from (status) */
+	struct path_ev *pg_work;	/* two per path: activate, done */
+	unsigned cpu;			/* the CPU submitting the I/O being
+					   mapped (each group's ps.cpu) */
+	struct multipathd *mpd;		/* user space, sim/multipathd.c */
 	struct io_fifo queued;		/* I/Os waiting for a usable path */
 	unsigned nr_valid;		/* paths not failed */
 	sim_ns no_path_since;		/* when nr_valid last dropped to 0 */
@@ -222,6 +260,9 @@ void path_stats_close(struct sim_path *p);
 /* ---- sim/mpath.c ---- */
 int mpath_setup(struct mpath *m, struct sim *s, char *err);
 void mpath_teardown(struct mpath *m);
+/* The device's status and table lines, `dmsetup status` and `dmsetup
+ * table` (sim/dmsetup.c), each ending in a newline; free() it. */
+char *mpath_dmsetup(const struct mpath *m);
 /* The `now` select_path is handed at this instant. */
 sim_ns mpath_select_now(const struct mpath *m);
 /* The start time end_io is given for io, in the device's mode. */
@@ -237,6 +278,41 @@ void mpath_reinstate_path(struct mpath *m, struct sim_path *p);
 void mpath_process_queued(struct mpath *m);
 /* The run is over: close the no-usable-path interval still open. */
 void mpath_stats_close(struct mpath *m);
+
+/* ---- sim/pgroup.c: priority groups, pg_init and messages ---- */
+int pg_setup(struct mpath *m, char *err);
+void pg_teardown(struct mpath *m);
+/* choose_pgpath(): the path for nr_bytes, NULL when none is usable. */
+struct sim_path *choose_pgpath(struct mpath *m, size_t nr_bytes, sim_ns now);
+/* Its last step, once the current group has none: every group in table
+ * order, bypassed ones last. */
+struct sim_path *choose_pgpath_scan(struct mpath *m, size_t nr_bytes,
+				    sim_ns now);
+/* pg_init_all_paths(): activate the current group's usable paths. */
+void pg_init_all_paths(struct mpath *m);
+/* The work of an activation: scsi_dh_activate starts (PEV_ACTIVATE), its
+ * pg_init_done runs (PEV_PG_INIT_DONE). */
+void pg_activate(struct mpath *m, struct sim_path *p);
+/* queue_delayed_work(kmpath_handlerd, &p->activate_path, ...) to run at
+ * `at` (now if earlier): counts in pg_init_in_progress unless already
+ * queued. */
+void pg_activate_queue(struct mpath *m, struct sim_path *p, sim_ns at);
+void pg_init_done(struct mpath *m, struct sim_path *p);
+/* A dmsetup message; returns 0, or -EINVAL as multipath_message would
+ * (with err set: the run is refused before it starts when checked). */
+int mpath_message(struct mpath *m, const char *words, bool check, char *err);
+/* queue_if_no_path(): on or off; off fails what is held. */
+void mpath_queue_if_no_path(struct mpath *m, bool on);
+/* process_queued_io_list(): kmultipathd maps the held I/O again. */
+void mpath_kick(struct mpath *m);
+
+/* ---- sim/multipathd.c: what user space adds ---- */
+void multipathd_setup(struct mpath *m);
+void multipathd_teardown(struct mpath *m);
+/* A path came back or went: failback and no_path_retry react. */
+void multipathd_path_up(struct mpath *m, struct sim_path *p);
+void multipathd_path_down(struct mpath *m);
+void multipathd_timer(struct mpath *m, struct path_ev *e);
 
 /* ---- sim/fault.c ---- */
 /* Schedule the scenario's fail/reinstate events (those at 0 run now). */

@@ -22,10 +22,16 @@ void fault_setup(struct sim *s)
 		struct path_ev *pe = &s->pev[i];
 
 		/* scenario_parse/scenario_validate checked the name */
-		for (k = 0; strcmp(s->paths[k].conf->name, e->path); k++)
+		for (k = 0; !e->msg[0] && strcmp(s->paths[k].conf->name,
+						  e->path); k++)
 			;
 		pe->kind = e->reinstate ? PEV_REINSTATE : PEV_FAIL;
 		pe->path = &s->paths[k];
+		if (e->msg[0]) {
+			pe->kind = PEV_MESSAGE;
+			pe->path = NULL;
+			pe->msg = e->msg;
+		}
 		/* Events due together run in the order they were given;
 		 * those at 0 before the jobs' first I/O. */
 		if (e->at)
@@ -92,6 +98,22 @@ void path_event(struct sim *s, struct path_ev *e)
 		break;
 	case PEV_PROCESS_QUEUED:
 		mpath_process_queued(&s->mp);
+		break;
+	case PEV_ACTIVATE:
+		pg_activate(&s->mp, e->path);
+		break;
+	case PEV_PG_INIT_DONE:
+		pg_init_done(&s->mp, e->path);
+		break;
+	case PEV_MESSAGE: {
+		char err[ERR_MAX];
+
+		/* checked when the run was built (pg_setup) */
+		mpath_message(&s->mp, e->msg, false, err);
+		break;
+	}
+	case PEV_MULTIPATHD:
+		multipathd_timer(&s->mp, e);
 		break;
 	}
 }

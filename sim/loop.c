@@ -55,9 +55,10 @@ static int sim_check(const struct sim *s, sim_ns before)
 	}
 	if (valid != s->mp.nr_valid)
 		return 0;
-	/* I/Os wait for a path only while there is none, or until
-	 * kmultipathd's work maps them again */
-	if (s->mp.queued.n && s->mp.nr_valid && !s->mp.work_pending)
+	/* I/Os wait for a path only while there is none, until
+	 * kmultipathd's work maps them again, or while pg_init runs */
+	if (s->mp.queued.n && s->mp.nr_valid && !s->mp.work_pending &&
+	    !(s->mp.queue_io && s->mp.pg_init_in_progress))
 		return 0;
 	return sum == s->outstanding && delay_check(s);
 }

@@ -1,7 +1,8 @@
 /*
- * mpath.c: the multipath device, after drivers/md/dm-mpath.c: one priority
- * group whose selector is asked for a path on every I/O (kernel >= 4.6,
- * kernel.md §2.2), the start-time stamp each mode gives end_io (§2.3,
+ * mpath.c: the multipath device, after drivers/md/dm-mpath.c: the path of
+ * every I/O chosen by choose_pgpath (sim/pgroup.c: the current priority
+ * group's selector is asked on every I/O, kernel >= 4.6, kernel.md §2.2),
+ * the start-time stamp each mode gives end_io (§2.3,
  * §3.10), the queue of I/Os that found no usable path
  * (queue_if_no_path), and path failure: fail_path, reinstate_path, and
  * the requeue of failed I/O that kmultipathd maps again.
@@ -9,15 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../selectors/ksource.h"
 #include "engine.h"
 
 int mpath_setup(struct mpath *m, struct sim *s, char *err)
 {
 	const struct scenario *sc = s->sc;
-	const struct ps_type *t;
-	unsigned i;
-	int r;
 
 	m->sim = s;
 	m->mode = sc->mode;
@@ -25,52 +22,13 @@ int mpath_setup(struct mpath *m, struct sim *s, char *err)
 	m->hz = sc->hz;
 	m->queue_if_no_path = sc->queue_if_no_path;
 	m->sched = sc->sched;
-	t = ps_type_of(sc->selector, sc->selector_source, err);
-	if (!t)
-		return -EINVAL;
-	/* a kernel file reads the clock it names itself (ksource.h) */
-	m->select_sched_clock = sc->select_sched_clock &&
-				!(t->features & PS_READS_CLOCKS);
-	m->hr_timer = t->features & PS_USE_HR_TIMER;
-	m->ps.nr_cpu_ids = sc->ncpus;
-	m->ps.nr_node_ids = sc->numa_nodes;
-	m->ps.hz = sc->hz;
-	m->ps.sched = &m->sched;
-	r = ps_init(&m->ps, t, sc->selector_args, err);
-	if (r)
-		return r;
-	/* Paths are handed to the selector in table order (§2.1). */
-	for (i = 0; i < s->nr_paths; i++) {
-		struct sim_path *p = &s->paths[i];
-
-		r = ps_add_path(&m->ps, &p->ps, p->conf->path_args, err);
-		if (r) {
-			char why[ERR_MAX];
-
-			snprintf(why, sizeof(why), "%s", err);
-			/* the paths added so far are freed by mpath_teardown */
-			return input_error(err, "[path %s] path_args: %s", p->conf->name, why);
-		}
-	}
-	m->nr_valid = s->nr_paths;
 	m->work.kind = PEV_PROCESS_QUEUED;
-	return 0;
+	return pg_setup(m, err);
 }
 
 void mpath_teardown(struct mpath *m)
 {
-	struct sim *s = m->sim;
-	struct ps_path **pp;
-	unsigned i, n = 0;
-
-	if (!m->ps.type)
-		return;
-	pp = xcalloc(s->nr_paths, sizeof(*pp));
-	for (i = 0; i < s->nr_paths; i++)
-		if (s->paths[i].ps.ps_ctx)
-			pp[n++] = &s->paths[i].ps;
-	ps_exit(&m->ps, pp, n);
-	free(pp);
+	pg_teardown(m);
 }
 
 /*
@@ -90,7 +48,9 @@ static uint64_t bio_start_time(struct mpath *m, const struct sim_io *io)
 	 * stamp, as does a selector without DM_PS_USE_HR_TIMER, whose
 	 * start_time_ns stays the 0 multipath_init_per_bio_data gave it.
 	 */
-	if (c == START_KTIME && (!m->hr_timer || !io->mapped))
+	if (c == START_KTIME &&
+	    (!(io->path->pg->ps.type->features & PS_USE_HR_TIMER) ||
+	     !io->mapped))
 		c = START_JIFFIES;
 	return start_stamp_cached(&m->stamp, c, m->hz, io->submit, io->mapped);
 }
@@ -100,9 +60,10 @@ static uint64_t bio_start_time(struct mpath *m, const struct sim_io *io)
 static void ps_end_io(struct mpath *m, struct sim_path *p,
 		      const struct sim_io *io, uint64_t start)
 {
-	if (m->ps.type->end_io)
-		m->ps.type->end_io(&m->ps, &p->ps, io->bytes, start,
-				   m->sim->now);
+	struct path_selector *ps = &p->pg->ps;
+
+	if (ps->type->end_io)
+		ps->type->end_io(ps, &p->ps, io->bytes, start, m->sim->now);
 	p->stats->end_ios++;
 }
 
@@ -151,29 +112,80 @@ sim_ns mpath_select_now(const struct mpath *m)
 	return select_now(m);
 }
 
-void mpath_map(struct mpath *m, struct sim_io *io)
+/*
+ * __map_bio / multipath_clone_and_map beyond the common case: the cached
+ * path serves only while I/O is queued for pg_init, else choose_pgpath
+ * (current_tried: the current group's selector was already asked, and
+ * had nothing).  No usable path queues or fails the I/O (§2.2); a group
+ * being initialised holds it until pg_init_done maps it again.  Returns
+ * the path, or NULL when the I/O was held or failed here.
+ */
+static struct sim_path *__attribute__((noinline))
+map_slow(struct mpath *m, struct sim_io *io, sim_ns now, bool current_tried)
 {
 	struct sim *s = m->sim;
-	struct ps_path *pp;
-	struct sim_path *p;
+	struct sim_path *p = m->current_pgpath;
 
-	m->ps.cpu = io->job->cpu;	/* the submitter's get_cpu() */
-	pp = m->ps.type->select_path(&m->ps, io->bytes, select_now(m));
-	trace_hook(s, trace_io_map(s->tr, io, (struct sim_path *)pp));
-	if (!pp) {
-		/* No usable path is not an error: queue or fail (§2.2). */
+	if (current_tried) {
+		/* what choose_pgpath does after the current group: with no
+		 * valid path its first step's outcome, else the scan */
+		p = m->nr_valid ? choose_pgpath_scan(m, io->bytes, now) :
+				  choose_pgpath(m, io->bytes, now);
+	} else if (!m->queue_io || !p) {
+		p = choose_pgpath(m, io->bytes, now);
+	}
+	/* a path chosen while its group is initialised holds the I/O */
+	trace_hook(s, trace_io_map(s->tr, io, m->queue_io ||
+				   m->pg_init_required ? NULL : p));
+	if (!p) {
 		if (s->measuring)
 			s->res->no_path++;
 		if (m->queue_if_no_path)
 			fifo_push(&m->queued, io);
 		else
 			mpath_kill(m, io);
-		return;
+		return NULL;
 	}
-	p = (struct sim_path *)pp;
+	if (m->queue_io || m->pg_init_required) {
+		fifo_push(&m->queued, io);
+		pg_init_all_paths(m);
+		return NULL;
+	}
+	return p;
+}
+
+void mpath_map(struct mpath *m, struct sim_io *io)
+{
+	struct sim *s = m->sim;
+	struct sim_path *p;
+
+	/*
+	 * choose_pgpath() in line for the common case: no I/O held for
+	 * pg_init, a current group, no switch_group pending.  The current
+	 * group's selector is asked (every I/O, kernel >= 4.6) and its
+	 * choice changes nothing else; with no valid path at all it has
+	 * none either, and map_slow() takes over from there.
+	 */
+	struct priority_group *pg = m->current_pg;
+	sim_ns now = select_now(m);
+
+	m->cpu = io->job->cpu;		/* the submitter's get_cpu() */
+	p = NULL;
+	if (__builtin_expect(!m->queue_io && pg && !m->next_pg, 1)) {
+		pg->ps.cpu = m->cpu;
+		p = (struct sim_path *)pg->ps.type->select_path(&pg->ps,
+								io->bytes, now);
+	}
+	if (__builtin_expect(!p, 0)) {
+		p = map_slow(m, io, now, pg && !m->queue_io && !m->next_pg);
+		if (!p)
+			return;
+	} else {
+		trace_hook(s, trace_io_map(s->tr, io, p));
+	}
 	if (p->failed) {
 		fprintf(stderr, "mpsim: bug: selector %s chose failed path %s\n",
-			m->ps.type->name, p->conf->name);
+			p->pg->ps.type->name, p->conf->name);
 		abort();
 	}
 	io->path = p;
@@ -183,8 +195,8 @@ void mpath_map(struct mpath *m, struct sim_io *io)
 	io->dispatch = 0;
 	if (m->mode == MODE_BIO)
 		io->start_time = bio_start_time(m, io);
-	if (m->ps.type->start_io)
-		m->ps.type->start_io(&m->ps, pp, io->bytes, s->now);
+	if (p->pg->ps.type->start_io)
+		p->pg->ps.type->start_io(&p->pg->ps, &p->ps, io->bytes, s->now);
 	p->stats->starts++;
 	p->inflight++;
 	p->inflight_t_in += s->now;
@@ -195,7 +207,7 @@ void mpath_map(struct mpath *m, struct sim_io *io)
 /* ---- path failure ---- */
 
 /* queue_work(kmultipathd, &m->process_queued_bios): once until it runs. */
-static void mpath_kick(struct mpath *m)
+void mpath_kick(struct mpath *m)
 {
 	struct sim *s = m->sim;
 
@@ -246,7 +258,9 @@ static void mpath_io_error(struct mpath *m, struct sim_io *io)
 		s->res->requeued++;
 	trace_hook(s, trace_io_requeue(s->tr, io, p));
 	fifo_push(&m->queued, io);
-	mpath_kick(m);
+	/* __multipath_queue_bio: the work waits while pg_init holds I/O */
+	if (!m->queue_io)
+		mpath_kick(m);
 }
 
 /* fail_path(): the selector takes the path off its valid list (§3.3,
@@ -257,11 +271,15 @@ void mpath_fail_path(struct mpath *m, struct sim_path *p)
 
 	if (p->failed)
 		return;
+	p->pg->ps.type->fail_path(&p->pg->ps, &p->ps);
 	p->failed = true;
-	if (m->ps.type->fail_path)
-		m->ps.type->fail_path(&m->ps, &p->ps);
-	if (!--m->nr_valid)
+	p->fail_count++;
+	if (p == m->current_pgpath)
+		m->current_pgpath = NULL;
+	if (!--m->nr_valid) {
 		m->no_path_since = s->now;
+		multipathd_path_down(m);
+	}
 	trace_hook(s, trace_path_event(s->tr, p, TRACE_FAIL));
 }
 
@@ -273,18 +291,35 @@ void mpath_fail_path(struct mpath *m, struct sim_path *p)
 void mpath_reinstate_path(struct mpath *m, struct sim_path *p)
 {
 	struct sim *s = m->sim;
+	struct path_selector *ps = &p->pg->ps;
 
 	if (!p->failed)
 		return;
-	if (m->ps.type->reinstate_path &&
-	    m->ps.type->reinstate_path(&m->ps, &p->ps))
+	if (ps->type->reinstate_path &&
+	    ps->type->reinstate_path(ps, &p->ps))
 		return;		/* the kernel leaves the path failed */
 	p->failed = false;
 	if (!m->nr_valid++) {
+		m->current_pgpath = NULL;
 		no_path_account(m);
 		mpath_kick(m);
+	} else if (m->hw_handler && m->current_pg == p->pg) {
+		/* a path back in the active group is activated alone */
+		pg_activate_queue(m, p, 0);
 	}
 	trace_hook(s, trace_path_event(s->tr, p, TRACE_REINSTATE));
+	multipathd_path_up(m, p);
+}
+
+/*
+ * queue_if_no_path(m, on): off fails what is held at once (kmultipathd
+ * maps it again and, with no path, kills it).
+ */
+void mpath_queue_if_no_path(struct mpath *m, bool on)
+{
+	m->queue_if_no_path = on;
+	if (!on)
+		mpath_kick(m);
 }
 
 /*

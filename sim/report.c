@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "report.h"
+#include "series.h"
+#include "table.h"
 
 int out_format_parse(const char *s, enum out_format *f)
 {
@@ -15,6 +17,8 @@ int out_format_parse(const char *s, enum out_format *f)
 		*f = FMT_CSV;
 	else if (!strcmp(s, "json"))
 		*f = FMT_JSON;
+	else if (!strcmp(s, "dmsetup"))
+		*f = FMT_DMSETUP;
 	else
 		return -EINVAL;
 	return 0;
@@ -69,6 +73,9 @@ static const char *mode_name(enum mp_mode m)
 void json_meta(FILE *f, const char *command, const struct provenance *pv,
 	       const struct scenario *sc)
 {
+	char sel[256];
+
+	table_selectors(sc, sel, sizeof(sel));
 	fputs("{\"mpsim\": {\"version\": ", f);
 	json_string(f, MPSIM_VERSION);
 	fprintf(f, ", \"command\": \"%s\", \"scenario\": ", command);
@@ -76,7 +83,7 @@ void json_meta(FILE *f, const char *command, const struct provenance *pv,
 	fprintf(f, ", \"seed\": %llu, \"options\": {\"mode\": \"%s\", "
 		"\"selector\": ", (unsigned long long)pv->seed,
 		mode_name(sc->mode));
-	json_string(f, sc->selector);
+	json_string(f, sel);
 	/* a selector compiled from a file names the file (ksource.h) */
 	if (sc->selector_source[0]) {
 		fputs(", \"selector_source\": ", f);
@@ -84,6 +91,10 @@ void json_meta(FILE *f, const char *command, const struct provenance *pv,
 	}
 	fputs(", \"selector_args\": ", f);
 	json_string(f, sc->selector_args);
+	if (sc->table[0]) {
+		fputs(", \"table\": ", f);
+		json_string(f, sc->table);
+	}
 	fprintf(f, ", \"clock\": \"%s\", \"hz\": %u, \"uptime_s\": %.9g, "
 		"\"queue_if_no_path\": %s, \"select_clock\": \"%s\", "
 		"\"sched_clock\": \"%s\", \"sched_clock_offset_ns\": %lld, "
@@ -100,10 +111,14 @@ void json_meta(FILE *f, const char *command, const struct provenance *pv,
 static void header_line(FILE *f, const char *lead,
 			const struct provenance *pv, const struct scenario *sc)
 {
-	/* a selector compiled from a file names the file (ksource.h) */
+	/* a selector compiled from a file names the file (ksource.h); a
+	 * table names every group's */
+	char sel[256];
+
+	table_selectors(sc, sel, sizeof(sel));
 	fprintf(f, "%smpsim %s: scenario %s, selector %s%s%s, clock %s, "
 		"mode %s, HZ %u, %sseed %llu%s%s\n", lead, MPSIM_VERSION,
-		pv->scenario, sc->selector,
+		pv->scenario, sel,
 		sc->selector_source[0] ? " from " : "", sc->selector_source,
 		start_clock_name(sc->clock), mode_name(sc->mode),
 		sc->hz, sc->select_sched_clock ? "select_clock sched_clock, " : "",
@@ -283,6 +298,15 @@ void report_run(FILE *f, enum out_format fmt, const struct provenance *pv,
 	case FMT_JSON:
 		json_meta(f, "run", pv, sc);
 		report_run_rows(f, fmt, r);
+		break;
+	case FMT_DMSETUP:
+		/* the device alone, as dmsetup prints it: status, then table;
+		 * with --interval after each interval's, the run's end last */
+		if (r->series && r->series->dmsetup) {
+			fputs(r->series->dmsetup, f);
+			fputs("# the run's end\n", f);
+		}
+		fputs(r->dmsetup, f);
 		break;
 	}
 }

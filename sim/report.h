@@ -13,7 +13,10 @@
 #include "scenario.h"
 #include "stats.h"
 
-enum out_format { FMT_TABLE, FMT_CSV, FMT_JSON };
+enum out_format {
+	FMT_TABLE, FMT_CSV, FMT_JSON,
+	FMT_DMSETUP,		/* run only: `dmsetup status`, `dmsetup table` */
+};
 
 int out_format_parse(const char *s, enum out_format *f);
 

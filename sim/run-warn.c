@@ -36,8 +36,9 @@ void run_warn(const struct scenario *sc, const struct run_result *r,
 			mpsim_warn("%s%snothing was measured: no I/O "
 				   "completed in the window (%llu failed to "
 				   "their jobs, %llu still held for a usable "
-				   "path at the end; see --fail, "
-				   "--reinstate, --queue_if_no_path)", label,
+				   "path or a group's pg_init at the end; see "
+				   "--fail, --reinstate, --queue_if_no_path, "
+				   "--pg_init_time)", label,
 				   sep, (unsigned long long)r->failed,
 				   (unsigned long long)r->left_queued);
 		else

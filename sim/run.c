@@ -266,6 +266,7 @@ int run_scenario_watched(const struct scenario *sc, uint64_t seed,
 
 	if (w && w->interval) {
 		res->series = series_new(w->interval, s.nr_paths);
+		res->series->want_dmsetup = w->dmsetup;
 		s.series = res->series;
 	}
 	if (w && w->progress)
@@ -306,16 +307,51 @@ int run_scenario_watched(const struct scenario *sc, uint64_t seed,
 	}
 	res->window = s.now > s.stats_from ? s.now - s.stats_from : 0;
 	/* the selector's own counters, as `dmsetup status` would show them */
-	for (i = 0; i < s.nr_paths; i++)
-		if (s.mp.ps.type->status)
-			s.mp.ps.type->status(&s.mp.ps, &s.paths[i].ps,
-					     PS_STATUS_INFO,
-					     res->path[i].ps_info,
-					     sizeof(res->path[i].ps_info));
+	for (i = 0; i < s.nr_paths; i++) {
+		struct path_selector *ps = &s.paths[i].pg->ps;
+
+		if (ps->type->status)
+			ps->type->status(ps, &s.paths[i].ps, PS_STATUS_INFO,
+					 res->path[i].ps_info,
+					 sizeof(res->path[i].ps_info));
+	}
+	/* and the whole device, for --format=dmsetup */
+	res->dmsetup = mpath_dmsetup(&s.mp);
 	job_units_close(&s, res);
 	r = tracer_close(&s, true, err);
 	sim_free(&s);
 	if (r)
 		run_result_free(res);
+	return r;
+}
+
+/*
+ * The device as `dmsetup create` leaves it, before any I/O: built from
+ * sc's table with its paths, nothing run.
+ */
+int run_dmsetup_created(const struct scenario *sc, char **out, char *err)
+{
+	struct run_result res;
+	struct sim s;
+	unsigned i;
+	int r;
+
+	memset(&s, 0, sizeof(s));
+	run_result_alloc(&res, sc->nr_paths);
+	s.sc = sc;
+	s.res = &res;
+	s.start = s.now = sc->uptime;
+	evq_init(&s.q);
+	s.nr_paths = sc->nr_paths;
+	s.paths = xcalloc(s.nr_paths, sizeof(*s.paths));
+	for (i = 0; i < s.nr_paths; i++) {
+		path_setup(&s.paths[i], &s, &sc->paths[i], i, 0);
+		s.paths[i].stats = &res.path[i];
+	}
+	r = mpath_setup(&s.mp, &s, err);
+	if (!r)
+		*out = mpath_dmsetup(&s.mp);
+	sim_free(&s);
+	run_result_free(&res);
 	return r;
 }

@@ -27,6 +27,10 @@ int run_scenario_traced(const struct scenario *sc, uint64_t seed,
 			const struct trace_conf *tc, struct run_result *res,
 			char *err);
 
+/* The `dmsetup status` and `dmsetup table` lines of sc's device as
+ * created, before any I/O (free() *out).  Returns 0 or -EINVAL. */
+int run_dmsetup_created(const struct scenario *sc, char **out, char *err);
+
 /*
  * Warn on stderr (mpsim_warn) about what the result leaves out: an empty
  * measured window and why, scripted events the run ended before.  label
@@ -38,6 +42,8 @@ void run_warn(const struct scenario *sc, const struct run_result *r,
 /* What a run may record beyond its totals; none of it changes them. */
 struct run_watch {
 	sim_ns interval;	/* --interval: res->series, 0: none */
+	bool dmsetup;		/* ... with the device's dmsetup lines at
+				   each interval's end (--format=dmsetup) */
 	bool progress;		/* the status line on stderr (a terminal) */
 	const struct trace_conf *trace;	/* --trace, --blktrace; NULL: none */
 };

@@ -106,6 +106,25 @@ static int validate_job(const struct scenario *sc, const struct job_conf *j,
 	return 0;
 }
 
+/* The table's devices against the [path] sections (the grammar was read
+ * with the line). */
+static int check_table(const struct scenario *sc, char *err)
+{
+	struct mp_table t;
+	char why[ERR_MAX];
+	unsigned i;
+
+	for (i = 0; i < sc->nr_paths; i++)
+		if (sc->paths[i].path_args[0])
+			return input_error(err, "%s: [path %s] path_args: the "
+					   "table line gives per-path arguments",
+					   sc->name, sc->paths[i].name);
+	if (mp_table_from_scenario(&t, sc, why))
+		return input_error(err, "%s: table: %s", sc->name, why);
+	mp_table_free(&t);
+	return 0;
+}
+
 int scenario_validate(const struct scenario *sc, char *err)
 {
 	uint64_t inflight = 0, clones = 0, log_entries = 0;
@@ -136,6 +155,8 @@ int scenario_validate(const struct scenario *sc, char *err)
 				sc->ncpus);
 	if (!r)
 		r = check_events(sc, err);
+	if (!r && sc->table[0])
+		r = check_table(sc, err);
 	if (!r)
 		r = check_delay_mode(sc, err);
 	if (!r)
@@ -179,6 +200,7 @@ int scenario_validate(const struct scenario *sc, char *err)
 			}
 	}
 	fio_warn_jobs(sc);
+	mp_table_warn(sc);
 	return 0;
 }
 

@@ -159,7 +159,9 @@ static int on_option(struct parser *ps, const char *key, const char *value,
 		return input_error(err, "option '" SHOW "' outside of any "
 				   "[section]", key);
 	o = find_option(key, OPT_CLI);
-	if (!o && (ps->in == IN_GLOBAL || ps->in == IN_JOB)) {
+	/* fio's own prio is a job option; [path] prio is multipathd's */
+	if ((!o || o->sect != SEC_JOB) &&
+	    (ps->in == IN_GLOBAL || ps->in == IN_JOB)) {
 		/* fio's further options, and those mpsim does not model */
 		r = fio_job_option(ps->in == IN_GLOBAL ? &ps->global :
 				   &sc->jobs[sc->nr_jobs - 1], key, value,
@@ -193,7 +195,8 @@ static int on_option(struct parser *ps, const char *key, const char *value,
 
 	if (o->set == set_service)
 		ps->has_service[sc->nr_paths - 1] = true;
-	if (o->set == set_fail || o->set == set_reinstate)
+	if (o->set == set_fail || o->set == set_reinstate ||
+	    o->set == set_message)
 		sc->events[sc->nr_events - 1].line = ps->line;
 	if (o->set == set_name && job_name_taken(sc, t.job->name, t.job))
 		return input_error(err, "name: another job is already named '"
@@ -214,6 +217,8 @@ int check_events(const struct scenario *sc, char *err)
 	for (k = 0; k < sc->nr_events; k++) {
 		const struct path_event *e = &sc->events[k];
 
+		if (e->msg[0])
+			continue;	/* checked against the table */
 		for (i = 0; i < sc->nr_paths; i++)
 			if (!strcmp(sc->paths[i].name, e->path))
 				break;

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "scenario.h"
+#include "table.h"
 
 /* The built-in scenarios, generated from workloads/scenarios/ by embed.sh. */
 struct builtin_scenario {
@@ -46,6 +47,9 @@ struct target {
  * sets t's member for its section from v, or says why not in err. */
 
 /* scenario-multipath.c */
+/* Refuses a key that the scenario's table line gives (scenario-multipath.c). */
+int table_owns(const struct scenario *sc, char *err);
+
 int set_mode(struct target *t, const char *v, char *err);
 int set_selector(struct target *t, const char *v, char *err);
 int set_selector_source(struct target *t, const char *v, char *err);
@@ -96,6 +100,18 @@ int set_ioengine(struct target *t, const char *v, char *err);
 int set_time_based(struct target *t, const char *v, char *err);
 int set_size(struct target *t, const char *v, char *err);
 int set_name(struct target *t, const char *v, char *err);
+int set_message(struct target *t, const char *v, char *err);
+int set_table(struct target *t, const char *v, char *err);
+int set_hardware_handler(struct target *t, const char *v, char *err);
+int set_pg_init_retries(struct target *t, const char *v, char *err);
+int set_pg_init_delay_msecs(struct target *t, const char *v, char *err);
+int set_pg_init_time(struct target *t, const char *v, char *err);
+int set_pg_policy(struct target *t, const char *v, char *err);
+int set_failback(struct target *t, const char *v, char *err);
+int set_no_path_retry(struct target *t, const char *v, char *err);
+int set_polling_interval(struct target *t, const char *v, char *err);
+int set_dev(struct target *t, const char *v, char *err);
+int set_prio(struct target *t, const char *v, char *err);
 
 /* ---- the option table (scenario-options.c) ---- */
 

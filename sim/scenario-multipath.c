@@ -11,8 +11,21 @@
 #include "../selectors/ksource.h"
 #include "scenario-int.h"
 
+/* A key the table line gives once there is one. */
+int table_owns(const struct scenario *sc, char *err)
+{
+	if (sc->table[0])
+		return input_error(err, "the table line gives it (change the "
+				   "table instead)");
+	return 0;
+}
+
 int set_mode(struct target *t, const char *v, char *err)
 {
+	int r = table_owns(t->sc, err);
+
+	if (r)
+		return r;
 	if (!strcmp(v, "bio"))
 		t->sc->mode = MODE_BIO;
 	else if (!strcmp(v, "request"))
@@ -28,6 +41,8 @@ int set_selector(struct target *t, const char *v, char *err)
 	struct scenario *sc = t->sc;
 	const char *c;
 
+	if (table_owns(sc, err))
+		return -EINVAL;
 	for (c = v; *c; c++)
 		if (!isgraph((unsigned char)*c))
 			return input_error(err, "'" SHOW "' is not a selector "
@@ -45,6 +60,8 @@ int set_selector_source(struct target *t, const char *v, char *err)
 	const struct ps_type *ty;
 	char why[ERR_MAX];
 
+	if (table_owns(sc, err))
+		return -EINVAL;
 	if (set_string(v, sc->selector_source, sizeof(sc->selector_source),
 		       false, err))
 		return -EINVAL;
@@ -62,6 +79,8 @@ int set_selector_args(struct target *t, const char *v, char *err)
 {
 	struct scenario *sc = t->sc;
 
+	if (table_owns(sc, err))
+		return -EINVAL;
 	/* kernel table words without their count; the selector checks them */
 	return set_string(v, sc->selector_args, sizeof(sc->selector_args),
 			  true, err);
@@ -245,6 +264,8 @@ int set_sched_clock_drift(struct target *t, const char *v, char *err)
 
 int set_queue_if_no_path(struct target *t, const char *v, char *err)
 {
+	if (table_owns(t->sc, err))
+		return -EINVAL;
 	return parse_bool(v, &t->sc->queue_if_no_path, err);
 }
 
@@ -305,6 +326,63 @@ static int set_path_event(struct target *t, const char *v, bool reinstate,
 	return 0;
 }
 
+/*
+ * message = WORDS at TIME: a `dmsetup message` to the target (dm-mpath's
+ * multipath_message): queue_if_no_path, fail_if_no_path, switch_group N,
+ * disable_group N, enable_group N, fail_path DEV, reinstate_path DEV.
+ * The words are checked here; group numbers and devices against the
+ * table when the run is built.
+ */
+int set_message(struct target *t, const char *v, char *err)
+{
+	static const char *const one[] = { "queue_if_no_path", "fail_if_no_path" };
+	static const char *const two[] = { "switch_group", "disable_group",
+		"enable_group", "fail_path", "reinstate_path" };
+	struct scenario *sc = t->sc;
+	const char *at = NULL, *c;
+	char words[NAME_MAX_LEN], *sp;
+	struct path_event *e;
+	sim_ns ns = 0;
+	size_t n;
+	bool ok;
+	int r;
+
+	for (c = v; (c = strstr(c, " at ")); c++)
+		at = c;
+	if (!at)
+		return input_error(err, "'" SHOW "' is not 'WORDS at TIME' "
+				   "(e.g. switch_group 2 at 3s)", v);
+	n = (size_t)(at - v);
+	if (n >= sizeof(words))
+		return input_error(err, "message '%.*s...' is too long", 40, v);
+	memcpy(words, v, n);
+	words[n] = '\0';
+	sp = strchr(words, ' ');
+	if (sp)
+		*sp = '\0';
+	ok = sp ? str_in_list(words, two, ARRAY_SIZE(two)) && sp[1] &&
+		  !strchr(sp + 1, ' ') : str_in_list(words, one, ARRAY_SIZE(one));
+	if (sp)
+		*sp = ' ';
+	if (!ok)
+		return input_error(err, "'%.*s' is not a multipath message "
+				   "(queue_if_no_path, fail_if_no_path, "
+				   "switch_group N, disable_group N, "
+				   "enable_group N, fail_path DEV, "
+				   "reinstate_path DEV)", (int)n, v);
+	r = parse_duration(at + 4 + strspn(at + 4, " \t"), NSEC_PER_SEC, &ns,
+			   err);
+	if (r)
+		return r;
+	sc->events = xrealloc(sc->events, (sc->nr_events + 1) *
+			      sizeof(*sc->events));
+	e = &sc->events[sc->nr_events++];
+	memset(e, 0, sizeof(*e));
+	memcpy(e->msg, words, n + 1);
+	e->at = ns;
+	return 0;
+}
+
 int set_fail(struct target *t, const char *v, char *err)
 {
 	return set_path_event(t, v, false, err);
@@ -313,6 +391,155 @@ int set_fail(struct target *t, const char *v, char *err)
 int set_reinstate(struct target *t, const char *v, char *err)
 {
 	return set_path_event(t, v, true, err);
+}
+
+/* ---- the whole target: table, priority groups, multipathd ---- */
+
+/*
+ * table = the dmsetup line.  Read now for its grammar (messages carry the
+ * line), its devices bound once the paths are read (scenario_validate).
+ * The table then decides the mode (request-based unless queue_mode bio),
+ * queue_if_no_path and the selector; keys given before it are replaced,
+ * and given after it refused.
+ */
+int set_table(struct target *t, const char *v, char *err)
+{
+	struct scenario *sc = t->sc;
+	struct mp_table tb;
+	int r;
+
+	if (strlen(v) >= sizeof(sc->table))
+		return input_error(err, "longer than %zu characters",
+				   sizeof(sc->table) - 1);
+	if (sc->selector_source[0])
+		return input_error(err, "a table names the kernel's built-in "
+				   "selectors; selector_source is for the "
+				   "short form (selector =)");
+	r = mp_table_parse(&tb, v, NULL, err);
+	if (r)
+		return r;
+	sc->mode = tb.bio ? MODE_BIO : MODE_REQUEST;
+	sc->queue_if_no_path = tb.queue_if_no_path;
+	if (tb.nr_pgs) {
+		snprintf(sc->selector, sizeof(sc->selector), "%s",
+			 tb.pgs[0].selector);
+		snprintf(sc->selector_args, sizeof(sc->selector_args), "%s",
+			 tb.pgs[0].args);
+	}
+	mp_table_free(&tb);
+	strcpy(sc->table, v);
+	return 0;
+}
+
+int set_hardware_handler(struct target *t, const char *v, char *err)
+{
+	int r = table_owns(t->sc, err);
+
+	return r ? r : set_string(v, t->sc->hw_handler,
+				  sizeof(t->sc->hw_handler), true, err);
+}
+
+/* The kernel's ranges (parse_features). */
+int set_pg_init_retries(struct target *t, const char *v, char *err)
+{
+	int r = table_owns(t->sc, err);
+
+	return r ? r : parse_count(v, 1, 50, &t->sc->pg_init_retries, err);
+}
+
+int set_pg_init_delay_msecs(struct target *t, const char *v, char *err)
+{
+	int r = table_owns(t->sc, err);
+
+	return r ? r : parse_count(v, 0, 60000, &t->sc->pg_init_delay_msecs,
+				   err);
+}
+
+int set_pg_init_time(struct target *t, const char *v, char *err)
+{
+	return parse_duration(v, 0, &t->sc->pg_init_time, err);
+}
+
+int set_pg_policy(struct target *t, const char *v, char *err)
+{
+	static const char *const names[] = {
+		[PGP_MULTIBUS] = "multibus",
+		[PGP_FAILOVER] = "failover",
+		[PGP_GROUP_BY_PRIO] = "group_by_prio",
+	};
+	int i = lookup(v, names, ARRAY_SIZE(names)), r = table_owns(t->sc, err);
+
+	if (r)
+		return r;
+	if (i < 0)
+		return input_error(err, "'" SHOW "' is not failover, multibus "
+				   "or group_by_prio", v);
+	t->sc->pg_policy = (enum pg_policy)i;
+	return 0;
+}
+
+/*
+ * multipath.conf's "keyword or number" values: the index of v in names,
+ * or, for a count in [1, max], `counted` with *count set; -1 otherwise.
+ */
+static int keyword_or_count(const char *v, const char *const *names,
+			    size_t n, unsigned max, int counted,
+			    unsigned *count)
+{
+	char err[ERR_MAX];
+	int i = lookup(v, names, n);
+
+	if (i >= 0)
+		return i;
+	return parse_count(v, 1, max, count, err) ? -1 : counted;
+}
+
+/* immediate, manual, followover, or N seconds (multipath.conf(5)). */
+int set_failback(struct target *t, const char *v, char *err)
+{
+	static const char *const names[] = {
+		[FAILBACK_MANUAL] = "manual",
+		[FAILBACK_IMMEDIATE] = "immediate",
+		[FAILBACK_FOLLOWOVER] = "followover",
+	};
+	struct scenario *sc = t->sc;
+	int i = keyword_or_count(v, names, ARRAY_SIZE(names), 86400,
+				 FAILBACK_DEFERRED, &sc->failback_secs);
+
+	if (i < 0)
+		return input_error(err, "'" SHOW "' is not immediate, manual, "
+				   "followover or a number of seconds", v);
+	sc->failback = (enum failback)i;
+	return 0;
+}
+
+/* queue, fail, or N checker intervals; sets queue_if_no_path as
+ * multipathd's table would have it. */
+int set_no_path_retry(struct target *t, const char *v, char *err)
+{
+	static const char *const names[] = {
+		[NPR_QUEUE] = "queue",
+		[NPR_FAIL] = "fail",
+	};
+	struct scenario *sc = t->sc;
+	int i = keyword_or_count(v, names, ARRAY_SIZE(names), 100000,
+				 NPR_COUNT, &sc->npr_count);
+
+	if (i < 0)
+		return input_error(err, "'" SHOW "' is not queue, fail or a "
+				   "number of checker intervals", v);
+	sc->no_path_retry = (enum no_path_retry)i;
+	sc->queue_if_no_path = sc->no_path_retry != NPR_FAIL;
+	return 0;
+}
+
+int set_polling_interval(struct target *t, const char *v, char *err)
+{
+	int r = parse_duration(v, NSEC_PER_SEC, &t->sc->polling_interval, err);
+
+	if (!r && !t->sc->polling_interval)
+		return input_error(err, "must be more than 0");
+	return r;
 }
 
 /* The simulated machine's CPUs and NUMA nodes (workloads/cpus.c). */

@@ -47,6 +47,12 @@ int lookup(const char *v, const char *const *names, size_t n)
 #define LOG	"--read_iolog=tests/iolog/fio-randrw-v3.log"
 #define IOA	"--scenario=tests/golden/io-affinity.ini"	/* CPUs matter */
 #define TOY	"tests/ksrc/dm-ps-toy.c"	/* a kernel-style file */
+#define FAILOVER "--path_grouping_policy=failover"
+#define ALUA	"--mode=request --hardware_handler=alua --pg_init_time=1ms"
+/* two groups of the default scenario's paths (sdd is 8:48 ... sdm 8:192) */
+#define TABLE2	"0 2097152 multipath 0 0 2 1 service-time 0 5 1 8:48 1 " \
+		"8:64 1 8:80 1 8:96 1 8:112 1 round-robin 0 5 1 8:128 1 " \
+		"8:144 1 8:160 1 8:176 1 8:192 1"
 
 /* A new option is one line here.  Aliases share their option's setter. */
 static const struct option options[] = {
@@ -79,6 +85,25 @@ static const struct option options[] = {
 	{ "fail", SEC_MULTIPATH, 0, set_fail, "sdd at 20ms", "" },
 	{ "reinstate", SEC_MULTIPATH, 0, set_reinstate, "sdd at 30ms",
 	  "--fail='sdd at 20ms'" },
+	{ "message", SEC_MULTIPATH, 0, set_message, "switch_group 2 at 20ms",
+	  FAILOVER },
+	{ "table", SEC_MULTIPATH, 0, set_table, TABLE2, "" },
+	{ "hardware_handler", SEC_MULTIPATH, 0, set_hardware_handler, "alua",
+	  "--mode=request --pg_init_time=1ms" },
+	{ "pg_init_retries", SEC_MULTIPATH, 0, set_pg_init_retries, "5",
+	  "--format=dmsetup" },
+	{ "pg_init_delay_msecs", SEC_MULTIPATH, 0, set_pg_init_delay_msecs,
+	  "10", ALUA " --message='disable_group 1 at 20ms'" },
+	{ "pg_init_time", SEC_MULTIPATH, 0, set_pg_init_time, "1ms",
+	  "--mode=request --hardware_handler=alua" },
+	{ "path_grouping_policy", SEC_MULTIPATH, 0, set_pg_policy, "failover",
+	  "" },
+	{ "failback", SEC_MULTIPATH, 0, set_failback, "immediate",
+	  FAILOVER " --fail='sdd at 20ms' --reinstate='sdd at 40ms'" },
+	{ "no_path_retry", SEC_MULTIPATH, 0, set_no_path_retry, "fail",
+	  FAILS },
+	{ "polling_interval", SEC_MULTIPATH, 0, set_polling_interval, "5ms",
+	  FAILS " --no_path_retry=1 --polling_interval=40ms" },
 
 	{ "slots", SEC_PATH, 0, set_slots, "4", "" },
 	{ "service", SEC_PATH, 0, set_service, "exp:1ms", "" },
@@ -87,6 +112,9 @@ static const struct option options[] = {
 	{ "request_stats", SEC_PATH, 0, set_request_stats, "0",
 	  "--mode=request" },
 	{ "path_args", SEC_PATH, 0, set_path_args, "1 10", "--selector=st" },
+	{ "dev", SEC_PATH, 0, set_dev, "8:1", "--format=dmsetup" },
+	{ "prio", SEC_PATH, 0, set_prio, "optimized",
+	  "--path_grouping_policy=group_by_prio" },
 	{ "delay", SEC_PATH, OPT_EVERY_PATH, set_delay, "1", "" },
 	{ "read_delay", SEC_PATH, OPT_EVERY_PATH, set_read_delay, "1",
 	  "--rw=randrw" },

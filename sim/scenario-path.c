@@ -3,6 +3,7 @@
  * service and latency, bandwidth, path arguments, and the dm-delay
  * target under the path).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,6 +47,8 @@ int set_path_args(struct target *t, const char *v, char *err)
 {
 	struct path_conf *p = t->path;
 
+	if (t->sc && table_owns(t->sc, err))
+		return -EINVAL;
 	return set_string(v, p->path_args, sizeof(p->path_args), true, err);
 }
 
@@ -134,3 +137,44 @@ int set_kthread_poll(struct target *t, const char *v, char *err)
 	return 0;
 }
 
+/* MAJ:MIN, each a decimal number within the kernel's dev_t (12:20 bits). */
+int set_dev(struct target *t, const char *v, char *err)
+{
+	unsigned maj, min;
+	char c;
+
+	if (sscanf(v, "%u:%u%c", &maj, &min, &c) != 2 || !isdigit((unsigned char)*v) ||
+	    maj >= 1U << 12 || min >= 1U << 20)
+		return input_error(err, "'" SHOW "' is not MAJOR:MINOR "
+				   "(e.g. 8:48)", v);
+	snprintf(t->path->dev, sizeof(t->path->dev), "%u:%u", maj, min);
+	return 0;
+}
+
+/* A number, or the ALUA state multipath-tools' alua prioritizer maps to
+ * one (prioritizers/alua.c). */
+int set_prio(struct target *t, const char *v, char *err)
+{
+	static const struct {
+		const char *state;
+		unsigned prio;
+	} alua[] = {
+		{ "optimized", 50 },
+		{ "non-optimized", 10 },
+		{ "lba-dependent", 5 },
+		{ "standby", 1 },
+		{ "unavailable", 0 },
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(alua); i++)
+		if (!strcmp(v, alua[i].state)) {
+			t->path->prio = alua[i].prio;
+			return 0;
+		}
+	if (parse_count(v, 0, 1000000, &t->path->prio, err))
+		return input_error(err, "'" SHOW "' is not a number or an ALUA "
+				   "state (optimized, non-optimized, "
+				   "lba-dependent, standby, unavailable)", v);
+	return 0;
+}

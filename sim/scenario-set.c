@@ -101,7 +101,8 @@ int scenario_set(struct scenario *sc, const char *key, const char *value,
 		r = set_one_path(sc, key, value, err);
 		goto out;
 	}
-	if (!o && !find_option(key, 0)) {
+	if ((!o && !find_option(key, 0)) ||
+	    (o && o->sect == SEC_PATH && !(o->flags & OPT_EVERY_PATH))) {
 		r = fio_option_everywhere(sc, key, value, where, err);
 		if (r != -ENOENT)
 			goto out;

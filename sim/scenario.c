@@ -75,6 +75,8 @@ void scenario_init(struct scenario *sc)
 	sc->workqueue_latency = 0;
 	sc->ncpus = 1;
 	sc->numa_nodes = 1;
+	sc->pg_init_delay_msecs = PG_INIT_DELAY_DEFAULT;
+	sc->polling_interval = 5 * NSEC_PER_SEC;
 }
 
 /*
@@ -101,6 +103,7 @@ void path_defaults(struct path_conf *p)
 	p->slots = 1;
 	p->service.kind = DIST_FIXED;
 	p->request_stats = true;
+	p->prio = 1;
 }
 
 void scenario_free(struct scenario *sc)

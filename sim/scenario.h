@@ -21,6 +21,7 @@
 #define ARGS_MAX_LEN	128
 #define SOURCE_MAX_LEN	1024
 #define SCENARIO_MAX_PATHS	256	/* [path] sections of a scenario */
+#define TABLE_MAX_LEN	1024	/* a `table =` line */
 
 enum mp_mode {
 	MODE_BIO,		/* bio-based dm-mpath: stamps as --clock says */
@@ -81,6 +82,11 @@ struct path_conf {
 	bool request_stats;		/* queue keeps block stats (QUEUE_FLAG_STATS):
 					   request mode stamps dispatch, else 0 */
 	char path_args[ARGS_MAX_LEN];	/* per-path selector args, kernel words */
+	char dev[16];			/* dev = MAJ:MIN, how a table names it;
+					   "" none */
+	unsigned prio;			/* multipathd's path priority (ALUA:
+					   50 optimized, 10 non-optimized);
+					   default 1, the const prioritizer */
 	struct delay_conf delay;	/* dm-delay layer over the device */
 };
 
@@ -96,7 +102,9 @@ enum timer_wheel {
  * keeping the last value as every other option does.
  */
 struct path_event {
-	char path[NAME_MAX_LEN];	/* the path's name */
+	char path[NAME_MAX_LEN];	/* the path's name ("" for a message) */
+	char msg[NAME_MAX_LEN];		/* `message = WORDS at TIME`: the
+					   dmsetup message's words, else "" */
 	sim_ns at;			/* after the run's start (uptime) */
 	bool reinstate;			/* else fail */
 	unsigned line;			/* line in the scenario file; 0: given
@@ -217,6 +225,29 @@ struct job_conf {
 	bool cpus_set;			/* ... given; else every CPU */
 };
 
+/* multipathd's path_grouping_policy (multipath.conf(5)). */
+enum pg_policy {
+	PGP_MULTIBUS,		/* all paths in one group (mpsim's default) */
+	PGP_FAILOVER,		/* one path per group */
+	PGP_GROUP_BY_PRIO,	/* one group per prio value */
+};
+
+/* multipathd's failback (multipath.conf(5)). */
+enum failback {
+	FAILBACK_MANUAL,	/* never switch back (multipathd's default) */
+	FAILBACK_IMMEDIATE,	/* switch to the best group once it has a path */
+	FAILBACK_FOLLOWOVER,	/* ... only when its first path comes back */
+	FAILBACK_DEFERRED,	/* ... failback_secs after a path comes back */
+};
+
+/* multipathd's no_path_retry (multipath.conf(5)). */
+enum no_path_retry {
+	NPR_UNSET,		/* the table's queue_if_no_path decides */
+	NPR_QUEUE,		/* queue for ever */
+	NPR_FAIL,		/* fail at once */
+	NPR_COUNT,		/* queue for npr_count checker intervals */
+};
+
 struct scenario {
 	char name[64];			/* built-in name or file path */
 
@@ -238,7 +269,24 @@ struct scenario {
 	sim_ns workqueue_latency;	/* kdelayd: work queued to work run */
 	unsigned ncpus;			/* simulated CPUs (nr_cpu_ids) */
 	unsigned numa_nodes;		/* NUMA nodes they are split over */
-	struct path_event *events;	/* fail=/reinstate=, in given order */
+	/* the target's table (sim/table.h): a dmsetup line, "" for the
+	   short form above; then mode, queue_if_no_path and selector are
+	   the table's */
+	char table[TABLE_MAX_LEN];
+	char hw_handler[NAME_MAX_LEN];	/* short form's hardware_handler */
+	unsigned pg_init_retries;	/* short form's features; 0 none */
+	unsigned pg_init_delay_msecs;	/* PG_INIT_DELAY_DEFAULT: none */
+	sim_ns pg_init_time;		/* the handler's activation of a path
+					   (scsi_dh_activate to pg_init_done) */
+	/* multipathd (sim/multipathd.c) */
+	enum pg_policy pg_policy;
+	enum failback failback;
+	unsigned failback_secs;		/* FAILBACK_DEFERRED */
+	enum no_path_retry no_path_retry;
+	unsigned npr_count;		/* NPR_COUNT */
+	sim_ns polling_interval;	/* multipathd's checker tick (5 s) */
+	struct path_event *events;	/* fail=/reinstate=/message=, in
+					   given order */
 	unsigned nr_events;
 
 	struct path_conf *paths;

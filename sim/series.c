@@ -67,6 +67,7 @@ void series_free(struct series *sr)
 		for (d = 0; d < DDIR_NR; d++)
 			free(sr->prev[i].lat[d]);
 	free(sr->prev);
+	free(sr->dmsetup);
 	free(sr->hist);
 	free(sr->phist);
 	free(sr->t_start);
@@ -273,6 +274,18 @@ static void interval_close(struct sim *s, sim_ns t)
 		sr->next = UINT64_MAX;
 		return;
 	}
+	if (sr->want_dmsetup) {
+		char *lines = mpath_dmsetup(&s->mp), head[48];
+		size_t hl = (size_t)snprintf(head, sizeof(head), "# %.6f s\n",
+					     (double)(t - s->start) / 1e9);
+		size_t ll = strlen(lines);
+
+		sr->dmsetup = xrealloc(sr->dmsetup, sr->dmsetup_len + hl + ll + 1);
+		memcpy(sr->dmsetup + sr->dmsetup_len, head, hl);
+		memcpy(sr->dmsetup + sr->dmsetup_len + hl, lines, ll + 1);
+		sr->dmsetup_len += hl + ll;
+		free(lines);
+	}
 	rows = row_new(sr, sr->open_at, t, s->start);
 	tot = &rows[s->nr_paths];
 	sr->tmin = UINT64_MAX;
@@ -296,7 +309,7 @@ static void interval_close(struct sim *s, sim_ns t)
 		m->busy = busy;
 		m->inflight = infl;
 		path_lat(sr, m, p, r, &lo, &hi);
-		r->has_estimate = estimate(sr, &s->mp.ps, (struct ps_path *)p,
+		r->has_estimate = estimate(sr, &p->pg->ps, (struct ps_path *)p,
 					   &r->estimate);
 		tot->ios += r->ios;
 		tot->bytes += r->bytes;

@@ -59,6 +59,13 @@ struct series {
 					   interval being closed, else 0 */
 	uint64_t *phist;		/* ... and one path's */
 	uint64_t tmin, tmax;		/* bounds of the total's latencies */
+
+	/* --format=dmsetup: the device's status and table lines at the end
+	 * of each interval, each pair after a "# T s" line (T after the
+	 * run's start); NULL when not asked for */
+	char *dmsetup;
+	size_t dmsetup_len;
+	bool want_dmsetup;
 };
 
 /* Most intervals a run records: a series longer than this is refused

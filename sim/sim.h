@@ -37,8 +37,9 @@
  *      end_io runs twice for a requeued bio killed for want of a path,
  *      as in the kernel: sim/mpath.c mpath_kill);
  *    - a failed path's device holds nothing (it errored all it had);
- *    - I/Os wait in the multipath queue only while no path is usable or
- *      kmultipathd's work to map them again is queued;
+ *    - I/Os wait in the multipath queue only while no path is usable,
+ *      kmultipathd's work to map them again is queued, or a priority
+ *      group's pg_init holds them (QUEUE_IO);
  *    - a dm-delay list holds its counted entries, and something (the
  *      kthread's next poll, the target's timer or its work) will flush
  *      it; a pending timer has its softirq scheduled.

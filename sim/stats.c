@@ -191,5 +191,6 @@ void run_result_free(struct run_result *r)
 	free(r->best);
 	free(r->path);
 	free(r->job);
+	free(r->dmsetup);
 	memset(r, 0, sizeof(*r));
 }

@@ -175,11 +175,14 @@ struct run_result {
 	uint64_t issued;		/* I/Os the jobs submitted, whole run */
 	uint64_t ddir_ios[4];		/* ... per direction (enum fio_ddir) */
 	uint64_t ddir_bytes[4];		/* ... their bytes */
-	uint64_t left_queued;		/* held for a usable path at the end */
+	uint64_t left_queued;		/* held for a usable path or pg_init
+					   at the end */
 	uint64_t left_inflight;		/* below the multipath device at the end */
 	unsigned late_events;		/* scripted fail/reinstate events the
 					   run ended before */
 	struct series *series;		/* --interval's, else NULL */
+	char *dmsetup;			/* `dmsetup status` and `dmsetup table`
+					   lines at the run's end */
 };
 
 void run_result_alloc(struct run_result *r, unsigned nr_paths);

@@ -9,6 +9,7 @@
 #include "../selectors/selector.h"
 #include "run.h"
 #include "sweep.h"
+#include "table.h"
 
 /*
  * The columns.  ORDER COLUMNS: lead_keys and tail_keys here, the prefix
@@ -137,6 +138,7 @@ char *sweep_row_prefix(const struct sweep *sw, uint64_t k,
 	size_t len = 0;
 	char *buf = NULL;
 	FILE *f = memstream(&buf, &len);
+	char sel[256];
 	unsigned i;
 
 	str_field(f, fmt, "mpsim_version", MPSIM_VERSION, false);
@@ -145,9 +147,14 @@ char *sweep_row_prefix(const struct sweep *sw, uint64_t k,
 	num_field(f, fmt, "seed", sw->seed);
 	num_field(f, fmt, "reps", sw->reps);
 	/* the kernel's name, whatever alias was typed (a source file's
-	 * selector is named as its file registers it) */
-	str_field(f, fmt, "selector", sc->selector_source[0] ? sc->selector :
-		  ps_find(sc->selector)->name, true);
+	 * selector is named as its file registers it; a table's groups
+	 * each by theirs) */
+	if (sc->table[0])
+		table_selectors(sc, sel, sizeof(sel));
+	else
+		snprintf(sel, sizeof(sel), "%s", sc->selector_source[0] ?
+			 sc->selector : ps_find(sc->selector)->name);
+	str_field(f, fmt, "selector", sel, true);
 	str_field(f, fmt, "clock", start_clock_name(sc->clock), true);
 	str_field(f, fmt, "mode", sc->mode == MODE_BIO ? "bio" : "request", true);
 	num_field(f, fmt, "hz", sc->hz);

@@ -132,7 +132,8 @@ static int set_opt(struct timers_opts *o, const char *key, const char *val,
 		o->which = (enum which)i;
 		o->which_set = true;
 	} else if (!strcmp(key, "format")) {
-		if (out_format_parse(val, &o->format))
+		if (out_format_parse(val, &o->format) ||
+		    o->format == FMT_DMSETUP)
 			return input_error(err, "--format: '%.40s' is not "
 					   "table, csv or json", val);
 		o->format_set = true;

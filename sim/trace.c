@@ -77,14 +77,18 @@ static uint32_t pid_of(const struct sim_io *io)
 	return io->job->index + 1;
 }
 
-/* The selector's trace words for path (NULL: its own). */
+/* The trace words of path's selector (its group's), or with p NULL those
+ * of the current group's selector itself (the first group's before one
+ * is chosen). */
 static const char *status_words(struct tracer *t, const struct sim_path *p)
 {
 	struct mpath *m = &t->s->mp;
+	struct path_selector *ps = p ? &p->pg->ps : m->current_pg ?
+				   &m->current_pg->ps : &m->pgs[0].ps;
 
 	t->words[0] = '\0';
-	m->ps.type->status(&m->ps, p ? (struct ps_path *)&p->ps : NULL,
-			   PS_STATUS_TRACE, t->words, sizeof(t->words));
+	ps->type->status(ps, p ? (struct ps_path *)&p->ps : NULL,
+			 PS_STATUS_TRACE, t->words, sizeof(t->words));
 	return t->words;
 }
 
@@ -273,8 +277,9 @@ void trace_io_map(struct tracer *t, const struct sim_io *io,
 		tlog_u64(t->log, "now", mpath_select_now(&s->mp));
 		tlog_str(t->log, "path", chosen ? chosen->conf->name : NULL);
 		if (!chosen)
-			tlog_str(t->log, "then", s->mp.queue_if_no_path ?
-				 "queued" : "failed");
+			tlog_str(t->log, "then", s->mp.queue_io &&
+				 s->mp.current_pgpath ? "held for pg_init" :
+				 s->mp.queue_if_no_path ? "queued" : "failed");
 		tlog_words(t->log, status_words(t, NULL));
 		tlog_list_begin(t->log, "valid");
 		for (i = 0; i < s->nr_paths; i++) {

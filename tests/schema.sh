@@ -38,6 +38,7 @@ doc run-mixed run run --format=json $short --rw=randrw --path.sdd.write_delay=10
 doc run-idle-path run run --format=json $short "$fail"
 doc run-failover run --format=json --scenario=tests/golden/failover.ini --seed=5
 doc run-request run --format=json --scenario=tests/golden/request.ini
+doc run-table run --format=json --scenario=tests/golden/table.ini
 doc run-stonewall run --format=json --job=tests/jobs/stonewall-phases.fio
 doc run-trim run --format=json --job=tests/jobs/rate-trim.fio $short
 doc run-replay run --format=json --read_iolog=tests/iolog/fio-randrw-v3.log

@@ -1,0 +1,271 @@
+/*
+ * test_pgroup.c: priority groups, failover and failback, against
+ * timelines worked by hand.  Every scenario has one job at iodepth 1 and
+ * fixed 1 ms service, so the I/Os follow each other and each completion
+ * time can be written down: an I/O submitted at t completes at t + 1 ms;
+ * a fail errors the I/O in service at once, and it is requeued and
+ * mapped again at the same instant (kmultipathd's work runs at once);
+ * the run's window closes at runtime, so an I/O still in service then is
+ * not counted.  The rules are dm-mpath.c's (6.1) choose_pgpath,
+ * __switch_pg, pg_init_all_paths and pg_init_done, and multipathd's
+ * failback and no_path_retry.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "sim/run.h"
+#include "sim/scenario.h"
+
+/* sda (8:0) is ALUA optimized, sdb (8:16) non-optimized: with
+ * path_grouping_policy = failover each is a group, sda's first. */
+#define TWO_GROUPS \
+	"[multipath]\nselector = round-robin\n" \
+	"path_grouping_policy = failover\n" \
+	"fail = sda at 10500us\nreinstate = sda at 20250us\n"
+#define PATHS(runtime) \
+	"[path sda]\nprio = optimized\nservice = fixed:1ms\n" \
+	"[path sdb]\nprio = non-optimized\nservice = fixed:1ms\n" \
+	"[j]\niodepth = 1\nruntime = " runtime "\n"
+
+static void run_text(const char *text, struct run_result *r)
+{
+	struct scenario sc;
+	char err[ERR_MAX] = "";
+
+	mpsim_quiet = 1;
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, r, err), 0, "%s", err);
+	scenario_free(&sc);
+}
+
+/*
+ * failback = immediate, bio mode, no handler.
+ *   0-10 ms    sda serves I/Os completing at 1, 2, ..., 10 ms: 10.
+ *   10 ms      the 11th I/O starts on sda; at 10.5 ms sda fails: it
+ *              errors, is requeued and mapped at 10.5 ms: group 1 has
+ *              no valid path, so the scan takes group 2, sdb.
+ *   10.5-20.5  sdb completes at 11.5, 12.5, ..., 20.5 ms: 10.
+ *   20.25 ms   sda is back; multipathd's best group is 1 (prio 50 over
+ *              10) and the kernel is on 2: switch_group 1 (next_pg).
+ *   20.5 ms    the next I/O maps to next_pg: sda completes at 21.5 ...
+ *              29.5 ms: 9 (the one due at 30.5 is past the runtime).
+ * So sda 19 I/Os and 1 error, sdb 10; the requeued I/O waited from
+ * 10 ms to 11.5 ms.
+ */
+Test(failover, two_groups_fail_over_and_back_immediately)
+{
+	struct run_result r;
+
+	run_text(TWO_GROUPS "failback = immediate\n" PATHS("30ms"), &r);
+	cr_assert_eq(r.path[0].ios, 19);
+	cr_assert_eq(r.path[0].errors, 1);
+	cr_assert_eq(r.path[1].ios, 10);
+	cr_assert_eq(r.path[1].errors, 0);
+	cr_assert_eq(r.requeued, 1);
+	cr_assert_eq(r.path[1].lat.max, 1500 * NSEC_PER_USEC,
+		     "the requeued I/O: 10 ms to 11.5 ms");
+	/* at the end group 1 is active again, sda failed once */
+	cr_assert_str_eq(r.dmsetup,
+		"0 2097152 multipath 2 0 0 0 2 1 A 0 1 0 8:0 A 1 E 0 1 0 8:16 A 0 \n"
+		"0 2097152 multipath 3 retain_attached_hw_handler queue_mode bio 0 "
+		"2 1 round-robin 0 1 1 8:0 1 round-robin 0 1 1 8:16 1 \n");
+	run_result_free(&r);
+}
+
+/*
+ * failback = manual (multipathd's default): the kernel keeps group 2
+ * while it has a path (choose_pgpath: "don't change PG until it has no
+ * remaining paths"), so sdb completes at 11.5 ... 29.5 ms: 19; sda only
+ * its first 10.  followover fails back like immediate here: sda is the
+ * first (the only) path of its group to come back.
+ */
+Test(failover, manual_failback_stays_on_the_second_group)
+{
+	struct run_result r;
+
+	run_text(TWO_GROUPS "failback = manual\n" PATHS("30ms"), &r);
+	cr_assert_eq(r.path[0].ios, 10);
+	cr_assert_eq(r.path[1].ios, 19);
+	cr_assert(strstr(r.dmsetup, " 2 2 E 0 1 0 8:0 A 1 A 0 1 0 8:16 A 0 "),
+		  "%s", r.dmsetup);
+	run_result_free(&r);
+	run_text(TWO_GROUPS "failback = followover\n" PATHS("30ms"), &r);
+	cr_assert_eq(r.path[0].ios, 19);
+	cr_assert_eq(r.path[1].ios, 10);
+	run_result_free(&r);
+}
+
+/*
+ * failback = 1 (seconds): the switch comes 1 s after sda is back, at
+ * 1020.25 ms; the I/O then on sdb (from 1019.5 ms) completes at 1020.5,
+ * so sdb completes at 11.5 ... 1020.5 ms: 1010 I/Os, and sda its first
+ * 10 plus 1021.5 ... 1499.5 ms: 479, 489 in all, in a 1.5 s run.
+ */
+Test(failover, deferred_failback_waits_its_seconds)
+{
+	struct run_result r;
+
+	run_text(TWO_GROUPS "failback = 1\n" PATHS("1500ms"), &r);
+	cr_assert_eq(r.path[1].ios, 1010);
+	cr_assert_eq(r.path[0].ios, 489);
+	run_result_free(&r);
+}
+
+/*
+ * Request mode with the alua handler, pg_init_time 2 ms: every group
+ * switch holds I/O until pg_init_done (__switch_pg sets QUEUE_IO and
+ * PG_INIT_REQUIRED; the map queues the I/O and starts pg_init).
+ *   0 ms       the first I/O switches to group 1: held, sda activated
+ *              until 2 ms; it completes at 3 ms; sda completes at 3 ...
+ *              10 ms: 8.
+ *   10.5 ms    sda fails: its I/O is requeued, the scan switches to
+ *              group 2: held until sdb's pg_init is done at 12.5 ms.
+ *   12.5-20.5  sdb completes at 13.5 ... 20.5 ms: 8.
+ *   20.25 ms   failback: switch_group 1; at 20.5 the next I/O switches,
+ *              held until 22.5: sda completes at 23.5 ... 29.5: 7.
+ * sda 15, sdb 8; the requeued I/O waited 10 ms to 13.5 ms.  The status
+ * shows pg_init_count 1 (one pg_init since the last switch) and
+ * queue_io 0; the table the handler.
+ */
+Test(failover, pg_init_holds_io_at_every_switch)
+{
+	struct run_result r;
+
+	run_text(TWO_GROUPS "failback = immediate\nmode = request\n"
+		 "hardware_handler = alua\npg_init_time = 2ms\n" PATHS("30ms"),
+		 &r);
+	cr_assert_eq(r.path[0].ios, 15);
+	cr_assert_eq(r.path[1].ios, 8);
+	cr_assert_eq(r.path[1].lat.max, 3500 * NSEC_PER_USEC);
+	cr_assert_str_eq(r.dmsetup,
+		"0 2097152 multipath 2 0 1 0 2 1 A 0 1 0 8:0 A 1 E 0 1 0 8:16 A 0 \n"
+		"0 2097152 multipath 0 1 alua 2 1 round-robin 0 1 1 8:0 1 "
+		"round-robin 0 1 1 8:16 1 \n");
+	run_result_free(&r);
+}
+
+/*
+ * A bypassed group (disable_group) is tried only after every other, and
+ * then its pg_init waits pg_init_delay_msecs (PG_INIT_DELAY_RETRY).
+ * One group, request mode, alua, pg_init_time 0, HZ 1000: the first
+ * switch's pg_init is immediate, so sda completes at 1 ... 10 ms; at
+ * 10.5 ms disable_group 1 drops the current group; the I/O then in
+ * service completes at 11 ms and the next one finds group 1 bypassed in
+ * the first pass and takes it in the second: pg_init waits for a
+ * delayed work of msecs_to_jiffies(5) = 5 ticks of 1 ms, queued at 11 ms
+ * (jiffy J), whose timer the levels wheel fires at its level-0 bucket's
+ * expiry, J + 5 + 1 (calc_index): 17 ms.  Then the held I/O completes at
+ * 18 ms, and so on to 24 ms: 11 + 7 = 18 in a 24.5 ms run.  pg_init_done
+ * enables the group again.
+ */
+Test(failover, a_bypassed_group_waits_pg_init_delay_msecs)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = round-robin\nmode = request\n"
+		 "hz = 1000\nhardware_handler = alua\npg_init_delay_msecs = 5\n"
+		 "message = disable_group 1 at 10500us\n"
+		 "[path sda]\nservice = fixed:1ms\n"
+		 "[j]\niodepth = 1\nruntime = 24500us\n", &r);
+	cr_assert_eq(r.path[0].ios, 18);
+	cr_assert(strstr(r.dmsetup, " 1 1 A 0 1 0 8:0 A 0 \n"), "%s",
+		  r.dmsetup);
+	run_result_free(&r);
+	/*
+	 * The default delay, 2000 ms, at HZ 250: 500 jiffies, a level-1
+	 * timer (64 <= delta < 512), whose bucket is 8 jiffies wide.  At
+	 * 11 ms the jiffy J is INITIAL_JIFFIES 4294892296 + 3600 s x 250
+	 * + 2 (11 ms is in the third 4 ms tick) = 4295792298; J + 500 =
+	 * 4295792798, and calc_index gives ((4295792798 >> 3) + 1) << 3 =
+	 * 4295792800 = J + 502: 2 ms + 502 x 4 ms = 2016 ms after the
+	 * start, not the 2008 ms of a bare jiffy count.  Then completions
+	 * at 2017 ... 2020 ms: 11 + 4 = 15 in a 2020.5 ms run.
+	 */
+	run_text("[multipath]\nselector = round-robin\nmode = request\n"
+		 "hardware_handler = alua\n"
+		 "message = disable_group 1 at 10500us\n"
+		 "[path sda]\nservice = fixed:1ms\n"
+		 "[j]\niodepth = 1\nruntime = 2020500us\n", &r);
+	cr_assert_eq(r.path[0].ios, 15);
+	run_result_free(&r);
+}
+
+/*
+ * no_path_retry = 2, polling_interval = 4 ms: both paths fail at
+ * 5.5 ms; the I/O then in service is held (queue_if_no_path) until
+ * multipathd gives up 2 intervals later, at 13.5 ms: fail_if_no_path
+ * fails it to the job, which ends (fio stops on an error), and the
+ * window with it.  With no_path_retry = queue it waits for sdb's return
+ * at 20 ms instead and completes at 21 ms.
+ */
+Test(failover, no_path_retry_gives_up_after_its_intervals)
+{
+	static const char text[] =
+		"[multipath]\nselector = round-robin\nno_path_retry = %s\n"
+		"polling_interval = 4ms\n"
+		"fail = sda at 5500us\nfail = sdb at 5500us\n"
+		"reinstate = sdb at 20ms\n"
+		"[path sda]\nservice = fixed:1ms\n[path sdb]\nservice = fixed:1ms\n"
+		"[j]\niodepth = 1\nruntime = 30ms\n";
+	char buf[1024];
+	struct run_result r;
+
+	snprintf(buf, sizeof(buf), text, "2");
+	run_text(buf, &r);
+	cr_assert_eq(r.failed, 1);
+	cr_assert_eq(r.window, 13500 * NSEC_PER_USEC);
+	cr_assert_eq(r.no_path_time, 8 * NSEC_PER_MSEC);
+	cr_assert_eq(r.total.ios, 5);
+	run_result_free(&r);
+	snprintf(buf, sizeof(buf), text, "queue");
+	run_text(buf, &r);
+	cr_assert_eq(r.failed, 0);
+	cr_assert_eq(r.path[1].lat.max, 16 * NSEC_PER_MSEC,
+		     "from 5 ms to 21 ms");
+	run_result_free(&r);
+}
+
+/*
+ * followover against immediate: group 1 is a and c (prio 50), group 2 b
+ * (prio 10).  c fails at 4.5 ms (a keeps group 1 going); at 8.5 ms a
+ * switch_group 2 message (another node's failover, say) moves the device:
+ * the I/O on a from 8 ms completes at 9 ms and the next goes to b, which
+ * completes at 10, 11, ... ms.  c comes back at 15.5 ms.
+ *   immediate: multipathd switches to group 1 at once; b's I/O from 15 ms
+ *              completes at 16 ms, the next goes to group 1: b has 7
+ *              (10 ... 16 ms), group 1 the 9 before (1 ... 9 ms) and 13
+ *              after (17 ... 29 ms).
+ *   followover: c is not the first path of group 1 to come back (a never
+ *              left), so the device stays on b: 20 I/Os (10 ... 29 ms),
+ *              group 1 its 9.
+ * The window is 29.5 ms, so the I/O due at 30 ms is not in it.
+ */
+Test(failover, followover_fails_back_only_for_a_groups_first_path)
+{
+	static const char text[] =
+		"[multipath]\nselector = round-robin\n"
+		"path_grouping_policy = group_by_prio\nfailback = %s\n"
+		"fail = c at 4500us\nmessage = switch_group 2 at 8500us\n"
+		"reinstate = c at 15500us\n"
+		"[path a]\nprio = 50\nservice = fixed:1ms\n"
+		"[path b]\nprio = 10\nservice = fixed:1ms\n"
+		"[path c]\nprio = 50\nservice = fixed:1ms\n"
+		"[j]\niodepth = 1\nruntime = 29500us\n";
+	char buf[1024];
+	struct run_result r;
+
+	snprintf(buf, sizeof(buf), text, "immediate");
+	run_text(buf, &r);
+	cr_assert_eq(r.path[1].ios, 7);
+	cr_assert_eq(r.path[0].ios + r.path[2].ios, 22);
+	run_result_free(&r);
+	snprintf(buf, sizeof(buf), text, "followover");
+	run_text(buf, &r);
+	cr_assert_eq(r.path[1].ios, 20);
+	cr_assert_eq(r.path[0].ios + r.path[2].ios, 9);
+	run_result_free(&r);
+}
