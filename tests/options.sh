@@ -50,8 +50,10 @@ invoke() {
 
 "$mpsim" list options >"$tmp/options"
 # the README's list of options that change nothing given alone
+# (its bullet list: the paragraph above it names the options that warn)
 awk '/^### Options that change nothing alone/ { on = 1; next }
-	on && /^##/ { on = 0 } on' README.md >"$tmp/alone"
+	on && /^##/ { on = 0 } on && /^- / { list = 1 } on && list' \
+	README.md >"$tmp/alone"
 [ -s "$tmp/options" ] || { echo "options: mpsim list options is empty"; exit 1; }
 while IFS="$TAB" read -r name val with; do
 	name=$(echo "$name" | sed 's/NAME/sdd/')
