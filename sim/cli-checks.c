@@ -60,21 +60,11 @@ void replay_window(int argc, char **argv, struct scenario *sc,
 	}
 }
 
-/* Whether anything in the run reads jiffies (and so HZ and the uptime's
- * phase against the tick): historical-service-time's bio start stamp
- * when it is not ktime, its select_path on sched_clock, dm-delay, or a
- * kernel file, which might. */
-static bool jiffies_read(const struct scenario *sc)
+/* Whether any path has a dm-delay layer (its timer or kthread runs). */
+static bool has_delay(const struct scenario *sc)
 {
-	bool hst = table_has_selector(sc, "historical-service-time");
 	unsigned i;
 
-	/* a kernel file may read any clock (selectors/ksource.h) */
-	if (sc->selector_source[0])
-		return true;
-	if (hst && (sc->select_sched_clock ||
-		    (sc->mode == MODE_BIO && sc->clock != START_KTIME)))
-		return true;
 	for (i = 0; i < sc->nr_paths; i++) {
 		const struct delay_conf *d = &sc->paths[i].delay;
 
@@ -84,11 +74,108 @@ static bool jiffies_read(const struct scenario *sc)
 	return false;
 }
 
+/* Whether anything in the run reads jiffies (and so HZ and the uptime's
+ * phase against the tick): historical-service-time's bio start stamp
+ * when it is not ktime, its select_path on sched_clock, dm-delay, or a
+ * kernel file, which might. */
+static bool jiffies_read(const struct scenario *sc)
+{
+	bool hst = table_has_selector(sc, "historical-service-time");
+
+	/* a kernel file may read any clock (selectors/ksource.h) */
+	if (sc->selector_source[0])
+		return true;
+	if (hst && (sc->select_sched_clock ||
+		    (sc->mode == MODE_BIO && sc->clock != START_KTIME)))
+		return true;
+	return has_delay(sc);
+}
+
 /* The options of the simulated CPUs (workloads/cpus.c), which only a
  * selector that asks for the submitting CPU reads. */
 static const char *const cpus[] = {
 	"ncpus", "numa_nodes", "cpus_allowed", "cpumask", NULL
 };
+
+/* Whether any job replays a log (the replay_* options act on it). */
+static bool has_replay(const struct scenario *sc)
+{
+	unsigned i;
+
+	for (i = 0; i < sc->nr_jobs; i++)
+		if (sc->jobs[i].read_iolog[0])
+			return true;
+	return false;
+}
+
+/* The options of sched_clock, which only historical-service-time's
+ * select_path reads, and only on 5.8-5.17 (select_clock=sched_clock):
+ * 5.18+ reads ktime_get_ns() there (kernel.md §1.5). */
+static const char *const sched[] = {
+	"sched_clock", "sched_clock_offset", "sched_clock_drift_ppm", NULL
+};
+
+/* The options of dm-delay's timer and kthread (kernel.md §7, §8), which
+ * act only on a path with a dm-delay layer. */
+static const char *const delay_opts[] = {
+	"timer_wheel", "workqueue_latency", "expiry", "kthread_poll", NULL
+};
+
+/* fio's replay options, which act only on a replayed log. */
+static const char *const replay_opts[] = {
+	"replay_no_stall", "replay_time_scale", "replay_skip", NULL
+};
+
+/* The first of names the command line gives, for the messages. */
+static const char *first_given(int argc, char **argv,
+			       const char *const *names)
+{
+	for (; *names; names++) {
+		const char *const one[] = { *names, NULL };
+
+		if (cli_has(argc, argv, one))
+			return *names;
+	}
+	return NULL;
+}
+
+/*
+ * The options no selector choice brings into play: sched_clock's when
+ * select_path reads ktime, dm-delay's with no dm-delay path, the replay
+ * options with no log.  hst: historical-service-time runs (in compare,
+ * some column runs it).
+ */
+void cli_warn_unread(int argc, char **argv, const struct scenario *sc,
+		     bool hst)
+{
+	static const char *const select_clock[] = { "select_clock", NULL };
+	const char *given;
+
+	given = first_given(argc, argv, sched);
+	if (given && !sc->selector_source[0] &&
+	    (!sc->select_sched_clock || !hst))
+		mpsim_warn("--%s changes nothing here: select_path reads "
+			   "ktime (sched_clock is read only by "
+			   "historical-service-time with "
+			   "--select_clock=sched_clock, 5.8-5.17)", given);
+	/* sched_clock at tsc, no offset, no drift is ktime itself */
+	if (cli_has(argc, argv, select_clock) && sc->select_sched_clock &&
+	    !sc->selector_source[0] && !sc->sched.jiffies &&
+	    !sc->sched.offset && !sc->sched.drift_ppm)
+		mpsim_warn("--select_clock=sched_clock changes nothing here: "
+			   "sched_clock is tsc with no offset and no drift, "
+			   "which reads as ktime (give --sched_clock_offset, "
+			   "--sched_clock_drift_ppm or --sched_clock=jiffies)");
+	given = first_given(argc, argv, delay_opts);
+	if (given && !has_delay(sc))
+		mpsim_warn("--%s changes nothing here: no dm-delay path "
+			   "(give --delay, --read_delay, --write_delay or "
+			   "--flush_delay)", given);
+	given = first_given(argc, argv, replay_opts);
+	if (given && !has_replay(sc))
+		mpsim_warn("--%s changes nothing here: no read_iolog (the "
+			   "replay options act on a replayed log)", given);
+}
 
 void cli_warn_inert(int argc, char **argv, const struct scenario *sc)
 {
@@ -118,6 +205,8 @@ void cli_warn_inert(int argc, char **argv, const struct scenario *sc)
 			   "cpumask) change nothing here: %s does not look at "
 			   "the submitting CPU (only io-affinity does)",
 			   sc->selector);
+	cli_warn_unread(argc, argv, sc,
+			!strcmp(sc->selector, "historical-service-time"));
 	if (!jiffies_read(sc)) {
 		if (cli_has(argc, argv, hz))
 			mpsim_warn("--hz=%u changes nothing here: nothing reads "

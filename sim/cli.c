@@ -584,6 +584,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	if (compare) {
 		compare_warn(&o.sc, &cr);
 		compare_warn_cpus(argc, argv, &cr);
+		cli_warn_unread(argc, argv, &o.sc, true);
 	} else {
 		cli_warn_inert(argc, argv, &o.sc);
 		run_warn(&o.sc, &res, NULL);

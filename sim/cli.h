@@ -61,6 +61,9 @@ void compare_warn_cpus(int argc, char **argv, const struct compare_result *cr);
  * ignores the bio stamp, --hz and --uptime when nothing reads jiffies).
  * run and sweep; compare's columns read jiffies and set the clock. */
 void cli_warn_inert(int argc, char **argv, const struct scenario *sc);
+/* The part of it that holds for every selector (compare's too). */
+void cli_warn_unread(int argc, char **argv, const struct scenario *sc,
+		     bool hst);
 
 /* Split "--key=value" or "--key" "value"; returns the number of words
  * used (1 or 2), or -EINVAL. */

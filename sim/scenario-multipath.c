@@ -135,7 +135,16 @@ int set_uptime(struct target *t, const char *v, char *err)
  * Per-release commit ids in linux-stable could not be established: the
  * sources show only linux-stable-rc ids, which are rebased between
  * candidates (5.17.4-rc1: 19cae6025adf; 5.15.35-rc2: b4e1c30c5595;
- * 5.10.112-rc1: e55becadd5fb).
+ * 5.10.112-rc1: e55becadd5fb), and the stable-queue working commit of
+ * the 5.17 note (b155f7f8b5df, 2022-04-17).  The review postings that
+ * carry the backport, each "[ Upstream commit ce40426fdc3c... ]":
+ *   5.10: "[PATCH 5.10 040/105]", 2022-04-18, Message-Id
+ *         <20220418121147.616159582@linuxfoundation.org>
+ *         (it patches dm-historical-service-time.c, 5.10's file name);
+ *   5.15: "[PATCH 5.15 101/189]", 2022-04-18, Message-Id
+ *         <20220418121203.369856490@linuxfoundation.org>.
+ * Unestablished: the linux-5.10.y, linux-5.15.y and linux-5.17.y commit
+ * ids of the released backports.
  * The other trees that had HST never got it: the stable queue of
  * 2022-04-18 held 4.9, 4.14, 4.19, 5.4, 5.10, 5.15 and 5.17 only, so
  * 5.8, 5.9, 5.11-5.14 and 5.16 had ended; 5.4 and older have no HST.
@@ -150,6 +159,45 @@ static const struct {
 	{ 5, 15, 35 },
 	{ 5, 17, 4 },
 };
+
+/*
+ * The last stable release mpsim knows of in each series that had HST,
+ * from the "Linux X.Y.Z" announcements on the stable list (5.10 and 5.15
+ * still open: the newest seen as a stable base, November 2024).  5.12,
+ * 5.13 and 5.19 are left out: their last announcements were not among
+ * the sources.  A later sublevel draws a warning, not a refusal: an open
+ * series goes on, and a closed one's end is only as sure as this table.
+ */
+static const struct {
+	unsigned major, minor, last;
+} stable_last_known[] = {
+	{ 5, 8, 18 },	/* 2020-11-01, end of 5.8.y */
+	{ 5, 9, 16 },	/* 2020-12-21, end of 5.9.y */
+	{ 5, 10, 230 },	/* open (LTS) */
+	{ 5, 11, 22 },	/* 2021-05-19, end of 5.11.y */
+	{ 5, 14, 21 },	/* 2021-11-21, end of 5.14.y */
+	{ 5, 15, 173 },	/* open (LTS) */
+	{ 5, 16, 20 },	/* 2022-04-13, end of 5.16.y */
+	{ 5, 17, 15 },	/* 2022-06-14, end of 5.17.y */
+	{ 5, 18, 19 },	/* 2022-08-21, end of 5.18.y */
+};
+
+static void warn_unknown_stable(unsigned major, unsigned minor, unsigned sub)
+{
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(stable_last_known); i++)
+		if (stable_last_known[i].major == major &&
+		    stable_last_known[i].minor == minor &&
+		    sub > stable_last_known[i].last)
+			mpsim_warn("kernel %u.%u.%u: the last %u.%u release "
+				   "mpsim knows of is %u.%u.%u; modelled as "
+				   "that series' clocks at %u.%u.%u (check "
+				   "the version)", major, minor, sub, major,
+				   minor, major, minor,
+				   stable_last_known[i].last, major, minor,
+				   stable_last_known[i].last);
+}
 
 /* The newest series this table knows (kernel.md's "mainline", v6.1x):
  * a later kernel may have changed either clock. */
@@ -190,6 +238,7 @@ int set_kernel(struct target *t, const char *v, char *err)
 				   "clock= and select_clock= instead)", v,
 				   KERNEL_KNOWN_MAJOR);
 	t->sc->kernel = major * 1000 + minor;
+	warn_unknown_stable(major, minor, sub);
 	if (major < 5 || (major == 5 && minor < 19)) {
 		t->sc->clock = START_JIFFIES;
 		t->sc->select_sched_clock = major < 5 ||

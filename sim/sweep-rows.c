@@ -18,7 +18,7 @@
  */
 static const char *const lead_keys[] = {
 	"mpsim_version", "scenario", "point", "seed", "reps", "selector",
-	"clock", "mode", "hz", "iodepth", "numjobs", "bs", "rw",
+	"selector_source", "clock", "mode", "hz", "iodepth", "numjobs", "bs", "rw",
 };
 
 enum tail_col {
@@ -26,7 +26,12 @@ enum tail_col {
 	T_LAT, T_LAT_CI, T_P99, T_P99_CI, T_IOPS, T_IOPS_CI,
 	T_DIR,			/* then per direction (enum fio_ddir): */
 	T_DIR_IOPS = 0, T_DIR_LAT = 2, T_DIR_P99 = 4, T_PER_DIR = 6,
-	NR_TAIL = T_DIR + DDIR_NR * T_PER_DIR,
+	/* then the run's counts: ios, bw_bytes and errors per path and in
+	 * total; failed and no_path of the total alone (as in a run) */
+	T_COUNTS = T_DIR + DDIR_NR * T_PER_DIR,
+	T_IOS = T_COUNTS, T_BW = T_IOS + 2, T_ERRORS = T_BW + 2,
+	T_FAILED = T_ERRORS + 2, T_NO_PATH = T_FAILED + 2,
+	NR_TAIL = T_NO_PATH + 2,
 };
 
 static const char *const tail_keys[NR_TAIL] = {
@@ -43,6 +48,9 @@ static const char *const tail_keys[NR_TAIL] = {
 	"trim_lat_mean_us_ci95", "trim_lat_p99_us_mean", "trim_lat_p99_us_ci95",
 	"sync_iops_mean", "sync_iops_ci95", "sync_lat_mean_us_mean",
 	"sync_lat_mean_us_ci95", "sync_lat_p99_us_mean", "sync_lat_p99_us_ci95",
+	"ios_mean", "ios_ci95", "bw_bytes_mean", "bw_bytes_ci95",
+	"errors_mean", "errors_ci95", "failed_mean", "failed_ci95",
+	"no_path_mean", "no_path_ci95",
 };
 
 /* ---- writing ---- */
@@ -129,6 +137,27 @@ void sweep_head(struct sweep *sw)
 	sw->head_len = len;
 }
 
+/*
+ * The one block size every job's every direction issues, or 0 when a
+ * bssplit, a bsrange or per-direction sizes make it several: the bs
+ * column is then empty (the swept split has a column of its own), never
+ * the one size bs would have been.
+ */
+static uint64_t one_bs(const struct scenario *sc)
+{
+	unsigned i, d;
+
+	for (i = 0; i < sc->nr_jobs; i++)
+		for (d = 0; d < DDIR_RWDIR_CNT; d++) {
+			const struct bs_conf *b = &sc->jobs[i].bsd[d];
+
+			if (b->nr_split || b->min != b->max ||
+			    b->min != sc->jobs[0].bs)
+				return 0;
+		}
+	return sc->nr_jobs ? sc->jobs[0].bs : 0;
+}
+
 char *sweep_row_prefix(const struct sweep *sw, uint64_t k,
 		       const struct run_opts *o)
 {
@@ -155,12 +184,19 @@ char *sweep_row_prefix(const struct sweep *sw, uint64_t k,
 		snprintf(sel, sizeof(sel), "%s", sc->selector_source[0] ?
 			 sc->selector : ps_find(sc->selector)->name);
 	str_field(f, fmt, "selector", sel, true);
+	/* the kernel file that ran as the selector, named as given (run
+	 * JSON's selector_source); none: empty */
+	str_field(f, fmt, "selector_source", sc->selector_source[0] ?
+		  sc->selector_source : NULL, true);
 	str_field(f, fmt, "clock", start_clock_name(sc->clock), true);
 	str_field(f, fmt, "mode", sc->mode == MODE_BIO ? "bio" : "request", true);
 	num_field(f, fmt, "hz", sc->hz);
 	num_field(f, fmt, "iodepth", j->iodepth);
 	num_field(f, fmt, "numjobs", j->numjobs);
-	num_field(f, fmt, "bs", j->bs);
+	if (one_bs(sc))
+		num_field(f, fmt, "bs", one_bs(sc));
+	else
+		str_field(f, fmt, "bs", NULL, true);
 	str_field(f, fmt, "rw", rw_name(j->rw), true);
 	/* the value of every other swept option at k, as given */
 	for (i = 0; i < sw->nr_opt; i++)
@@ -176,7 +212,9 @@ char *sweep_row_prefix(const struct sweep *sw, uint64_t k,
 enum measure {
 	M_SHARE, M_BYTES, M_BUSY, M_LAT, M_P99, M_IOPS,
 	M_DIR, M_DIR_IOPS = 0, M_DIR_LAT = 1, M_DIR_P99 = 2, M_PER_DIR = 3,
-	NR_M = M_DIR + DDIR_NR * M_PER_DIR,
+	M_IOS = M_DIR + DDIR_NR * M_PER_DIR, M_BW, M_ERRORS, M_FAILED,
+	M_NO_PATH,
+	NR_M,
 };
 
 /* Replication values: x[(row * NR_M + m) * reps + i], n[row * NR_M + m]
@@ -220,7 +258,12 @@ static void take(struct samples *s, const struct run_result *r)
 		} else {
 			sample(s, p, M_IOPS,
 			       report_ratio(ps->ios, r->window) * 1e9);
+			sample(s, p, M_FAILED, (double)r->failed);
+			sample(s, p, M_NO_PATH, (double)r->no_path);
 		}
+		sample(s, p, M_IOS, (double)ps->ios);
+		sample(s, p, M_BW, report_ratio(ps->bytes, r->window) * 1e9);
+		sample(s, p, M_ERRORS, (double)ps->errors);
 		take_lat(s, p, M_LAT, M_P99, &ps->lat);
 		for (d = 0; d < DDIR_NR; d++) {
 			const struct ddir_stats *ds = ps->dir[d];
@@ -309,6 +352,15 @@ static void write_block(FILE *f, const struct sweep *sw, uint64_t k,
 				       m + M_DIR_IOPS);
 			put_ci(f, fmt, t + T_DIR_LAT, 3, s, p, m + M_DIR_LAT);
 			put_ci(f, fmt, t + T_DIR_P99, 3, s, p, m + M_DIR_P99);
+		}
+		put_ci(f, fmt, T_IOS, 3, s, p, M_IOS);
+		put_ci(f, fmt, T_BW, 1, s, p, M_BW);
+		put_ci(f, fmt, T_ERRORS, 3, s, p, M_ERRORS);
+		if (p < nr) {
+			put_empty(f, fmt, T_FAILED, T_NO_PATH + 1);
+		} else {
+			put_ci(f, fmt, T_FAILED, 3, s, p, M_FAILED);
+			put_ci(f, fmt, T_NO_PATH, 3, s, p, M_NO_PATH);
 		}
 		fputs(fmt == FMT_CSV ? "\n" : "}\n", f);
 	}

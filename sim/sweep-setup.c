@@ -28,7 +28,8 @@ static const char *const placement_keys[] = {
 /* Run options that have a fixed column (aliases included). */
 static const char *const fixed_keys[] = {
 	"scenario", "selector", "clock", "mode", "hz", "iodepth", "depth",
-	"numjobs", "bs", "blocksize", "rw", "readwrite",
+	"numjobs", "bs", "blocksize", "rw", "readwrite", "selector_source",
+	"selector-source",
 };
 
 #define IN(key, list)	str_in_list(key, list, ARRAY_SIZE(list))

@@ -3,7 +3,7 @@
 # the program itself lists them (mpsim list options: its option tables,
 # so a new option is walked as soon as it exists), is given to run,
 # compare and sweep with the value the table names, on top of the options
-# that value needs.  Each must change the figures, draw a warning, or be
+# that value needs, and then alone.  Each must change the figures, draw a warning, or be
 # refused (exit status 2); accepted with none of these is a silent
 # surprise, and fails.  Options the table marks "-" change nothing by
 # design (there are no files to name, say) and must be documented so in
@@ -49,6 +49,11 @@ invoke() {
 }
 
 "$mpsim" list options >"$tmp/options"
+# the README's list of options that change nothing given alone
+# (its bullet list: the paragraph above it names the options that warn)
+awk '/^### Options that change nothing alone/ { on = 1; next }
+	on && /^##/ { on = 0 } on && /^- / { list = 1 } on && list' \
+	README.md >"$tmp/alone"
 [ -s "$tmp/options" ] || { echo "options: mpsim list options is empty"; exit 1; }
 while IFS="$TAB" read -r name val with; do
 	name=$(echo "$name" | sed 's/NAME/sdd/')
@@ -101,6 +106,30 @@ while IFS="$TAB" read -r name val with; do
 			fail=$((fail + 1))
 		fi
 	done
+	# alone on the built-in scenario: the options that make a value
+	# matter must not be needed for it to be noticed.  Changed, warned,
+	# refused, or listed in the README's "Options that change nothing
+	# alone" with the reason.
+	if [ -n "$with" ]; then
+		for cmd in run compare sweep; do
+			invoke base "$cmd" ""
+			invoke try "$cmd" "" "--$name=$val"
+			st=$(cat "$tmp/try.st")
+			if [ "$st" = 2 ] && [ ! -s "$tmp/try.raw" ]; then
+				pass=$((pass + 1))
+			elif [ "$st" = 0 ] &&
+			     { ! cmp -s "$tmp/base.out" "$tmp/try.out" ||
+			       { grep -q 'mpsim: warning' "$tmp/try.err" &&
+				 ! cmp -s "$tmp/base.err" "$tmp/try.err"; }; }; then
+				pass=$((pass + 1))
+			elif grep -q -- "\`--$name\`" "$tmp/alone"; then
+				pass=$((pass + 1))
+			else
+				echo "options: $cmd --$name=$val alone is accepted, changes nothing and warns of nothing (and the README does not list it as a no-op alone)"
+				fail=$((fail + 1))
+			fi
+		done
+	fi
 	# refused by every command: the table's value is wrong, not the option
 	if [ "$refused" = 3 ] && [ "$name" != columns ]; then
 		echo "options: --$name=$val is refused by every command; the walk's value is bad"

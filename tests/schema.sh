@@ -50,6 +50,22 @@ doc compare-all compare compare --format=json --columns=all $short
 doc timers timers timers --format=json
 doc sweep-idle sweep sweep --format=json --iodepth=1,4 --reps=2 $short "$fail"
 doc sweep-swept sweep sweep --format=json --rwmixread=30,70 --rw=randrw $short
+# a kernel file as the selector, one and two of them (the second a copy
+# under another name); and a swept bssplit
+XDG_CACHE_HOME=$tmp
+export XDG_CACHE_HOME
+sed 's/\.name\t\t= "toy"/.name\t\t= "toy2"/' tests/ksrc/dm-ps-toy.c >"$tmp/dm-ps-toy2.c"
+ioa="--scenario=tests/golden/io-affinity.ini $short"
+doc sweep-source1 sweep sweep --format=json $ioa --selector-source=tests/ksrc/dm-ps-toy.c
+doc sweep-source2 sweep sweep --format=json $ioa "--selector-source=tests/ksrc/dm-ps-toy.c,$tmp/dm-ps-toy2.c"
+doc run-source run run --format=json $ioa --selector-source=tests/ksrc/dm-ps-toy.c
+doc sweep-bssplit sweep sweep --format=json $short --bssplit=4k/50:64k/50,4k/90:64k/10
+"$mpsim" sweep --format=csv $ioa "--selector-source=tests/ksrc/dm-ps-toy.c,$tmp/dm-ps-toy2.c" \
+	>"$tmp/source.csv"
+"$mpsim" sweep --format=csv $short --bssplit=4k/50:64k/50,4k/90:64k/10 >"$tmp/bssplit.csv"
+# a sweep with the run's own figures: the same run as run-failover-q0
+doc run-failover-q0 run run --format=json --scenario=tests/golden/failover.ini --queue_if_no_path=0
+doc sweep-failover sweep sweep --format=json --scenario=tests/golden/failover.ini --queue_if_no_path=0
 # merge joins per-point files into the sweep's file: the same rows
 "$mpsim" sweep --format=json --iodepth=1,2 $short --output="$tmp/m.json" \
 	--list-runs >"$tmp/runs"
@@ -179,6 +195,35 @@ for t in [r for r in docs["sweep-swept"][1:] if r["path"] == "total"]:
     expect("sweep-swept", t["read_iops_mean"] > 0 and t["write_iops_mean"] > 0 and
            abs(parts - t["iops_mean"]) < 0.01 and t["trim_lat_mean_us_mean"] is None,
            "sweep: the directions' iops do not split the total's: %s" % t)
+# A one-point, one-replication sweep is the run: its rows carry the run's
+# counts (ios, bw_bytes, errors per path; failed and no_path in total).
+r = docs["run-failover-q0"]
+rows = {x["path"]: x for x in docs["sweep-failover"][1:]}
+for p in r["paths"] + [r["total"]]:
+    name = p.get("path", "total")
+    keys = ["ios", "bw_bytes", "errors"] + (["failed", "no_path"] if name == "total" else [])
+    for k in keys:
+        expect("sweep-failover", rows[name][k + "_mean"] is not None and
+               abs(rows[name][k + "_mean"] - p[k]) < 0.05,
+               "sweep %s %s_mean %s, the run's %s" % (name, k, rows[name][k + "_mean"], p[k]))
+expect("sweep-failover", r["total"]["failed"] > 0, "queue_if_no_path=0 failed no I/O")
+# The kernel file that ran, under run JSON's one name, in every sweep row.
+src = docs["run-source"]["mpsim"]["options"].get("selector_source")
+expect("run-source", src == "tests/ksrc/dm-ps-toy.c", "run JSON's selector_source is %r" % src)
+for name, want in (("sweep-source1", ["tests/ksrc/dm-ps-toy.c"]),
+                   ("sweep-source2", ["tests/ksrc/dm-ps-toy.c", tmp + "/dm-ps-toy2.c"])):
+    got = sorted({x["selector_source"] for x in docs[name][1:]})
+    expect(name, got == sorted(want) and all("selector-source" not in x for x in docs[name][1:]),
+           "rows name the source %s, not %s" % (got, want))
+head = [l for l in open(tmp + "/source.csv") if not l.startswith("#")][0].rstrip("\n").split(",")
+expect("sweep-source-csv", head.count("selector_source") == 1 and "selector-source" not in head,
+       "CSV columns: %s" % head)
+# Under bssplit there is no one block size: bs is empty, the split is shown.
+for x in docs["sweep-bssplit"][1:]:
+    expect("sweep-bssplit", x["bs"] is None and x["bssplit"] in ("4k/50:64k/50", "4k/90:64k/10"),
+           "bs %r, bssplit %r" % (x["bs"], x.get("bssplit")))
+lines = [l for l in open(tmp + "/bssplit.csv") if not l.startswith("#")]
+expect("sweep-bssplit-csv", all(r["bs"] == "" for r in csv.DictReader(lines)), "CSV bs is not empty")
 c = docs["compare"]
 expect("compare", all(col["iops"] > 0 for col in c["columns"]), "a column has no IOPS")
 print("schema: %d documents, %d failed checks" % (len(docs), fail))

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 
 #include "selectors/selector.h"
 #include "sim/clock.h"
@@ -251,6 +252,42 @@ Test(call_sequence, stable_releases_have_the_clocks_they_shipped)
 	cr_assert_eq(scenario_set(&sc, "kernel", "5.10.1.2", err), -EINVAL);
 	cr_assert_eq(scenario_set(&sc, "kernel", "5.10.", err), -EINVAL);
 	scenario_free(&sc);
+}
+
+/*
+ * A sublevel past the last release mpsim knows of in its series (5.17.y
+ * ended with 5.17.15, "Linux 5.17.15" of 2022-06-14; 5.15.y is open, its
+ * newest known 5.15.173) is warned about, naming that release, and still
+ * accepted; a release that exists is not.
+ */
+Test(call_sequence, unknown_stable_releases_warned, .init = cr_redirect_stderr)
+{
+	struct scenario sc;
+	char err[ERR_MAX], line[512];
+	unsigned k15 = 0, k17 = 0, n = 0;
+	FILE *f;
+
+	mpsim_quiet = 0;
+	scenario_init(&sc);
+	cr_assert_eq(scenario_set(&sc, "kernel", "5.15.999", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "kernel", "5.17.16", err), 0, "%s", err);
+	cr_assert_not(sc.select_sched_clock);	/* past 5.17.4's backport */
+	cr_assert_eq(scenario_set(&sc, "kernel", "5.17.15", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "kernel", "5.15.173", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "kernel", "5.17", err), 0, "%s", err);
+	scenario_free(&sc);
+	fflush(stderr);
+	f = cr_get_redirected_stderr();
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		k15 += !!strstr(line, "kernel 5.15.999: the last 5.15 release "
+				"mpsim knows of is 5.15.173");
+		k17 += !!strstr(line, "kernel 5.17.16: the last 5.17 release "
+				"mpsim knows of is 5.17.15");
+	}
+	cr_assert_eq(k15, 1);
+	cr_assert_eq(k17, 1);
+	cr_assert_eq(n, 2, "%u lines on stderr", n);
 }
 
 /*

@@ -423,7 +423,8 @@ Test(sweep_ci, student_t_half_widths)
 static const char small_start[] =
 	"# mpsim " MPSIM_VERSION " sweep: --iodepth=1,4 --selector=st,hst "
 	"--runtime=20ms --ramp_time=2ms --reps=3\n"
-	"mpsim_version,scenario,point,seed,reps,selector,clock,mode,hz,iodepth,"
+	"mpsim_version,scenario,point,seed,reps,selector,selector_source,clock,"
+	"mode,hz,iodepth,"
 	"numjobs,bs,rw,path,best,share_mean,share_ci95,bytes_share_mean,"
 	"bytes_share_ci95,busy_mean,busy_ci95,lat_mean_us_mean,lat_mean_us_ci95,"
 	"lat_p99_us_mean,lat_p99_us_ci95,iops_mean,iops_ci95,"
@@ -434,8 +435,10 @@ static const char small_start[] =
 	"trim_iops_mean,trim_iops_ci95,trim_lat_mean_us_mean,"
 	"trim_lat_mean_us_ci95,trim_lat_p99_us_mean,trim_lat_p99_us_ci95,"
 	"sync_iops_mean,sync_iops_ci95,sync_lat_mean_us_mean,"
-	"sync_lat_mean_us_ci95,sync_lat_p99_us_mean,sync_lat_p99_us_ci95\n"
-	MPSIM_VERSION ",hst-bio-mpath,0,1,3,service-time,ktime,bio,250,1,1,4096,"
+	"sync_lat_mean_us_ci95,sync_lat_p99_us_mean,sync_lat_p99_us_ci95,"
+	"ios_mean,ios_ci95,bw_bytes_mean,bw_bytes_ci95,errors_mean,errors_ci95,"
+	"failed_mean,failed_ci95,no_path_mean,no_path_ci95\n"
+	MPSIM_VERSION ",hst-bio-mpath,0,1,3,service-time,,ktime,bio,250,1,1,4096,"
 	"randwrite,sdd,0.167387,";
 
 Test(sweep_run, file_does_not_depend_on_jobs)
@@ -461,7 +464,7 @@ Test(sweep_run, file_does_not_depend_on_jobs)
 	cr_assert_eq(points_in(buf), 4);
 	cr_assert(!strncmp(buf, small_start, strlen(small_start)), "%.600s", buf);
 	/* point 3 is iodepth 4 with hst: the last option varies fastest */
-	cr_assert(strstr(buf, ",3,1,3,historical-service-time,ktime,bio,250,4,"));
+	cr_assert(strstr(buf, ",3,1,3,historical-service-time,,ktime,bio,250,4,"));
 	free(buf);
 	free(a);
 	free(b);
@@ -497,7 +500,14 @@ Test(sweep_run, one_replication_leaves_the_intervals_empty)
 	 * and no syncs; iops empty on a path's row */
 	sscanf(row, ",,,,,,,,,%*[0-9.],,%*[0-9.],,,,,,,,,,,,,%n", &pos);
 	cr_assert_gt(pos, 0, "%.200s", row);
-	cr_assert_eq(row[pos], '\n', "per-path rows leave iops empty");
+	row += pos;
+	pos = -1;
+	/* then the run's counts: ios, bw_bytes and errors with empty
+	 * intervals; failed and no_path are the total row's alone */
+	sscanf(row, ",%*[0-9.],,%*[0-9.],,%*[0-9.],,,,,%n", &pos);
+	cr_assert_gt(pos, 0, "%.200s", row);
+	cr_assert_eq(row[pos], '\n', "per-path rows leave iops, failed and "
+		     "no_path empty");
 	row = strstr(buf, ",total,,,,,,,,");
 	cr_assert_not_null(row, "total rows leave best, share and busy empty");
 	free(buf);
@@ -511,7 +521,10 @@ Test(sweep_run, one_replication_leaves_the_intervals_empty)
 	cr_assert(strstr(buf, "\"iops_ci95\": null, \"read_iops_mean\": "));
 	/* no syncs: no latency, and one replication: no interval */
 	cr_assert(strstr(buf, "\"sync_lat_p99_us_mean\": null, "
-			 "\"sync_lat_p99_us_ci95\": null}\n"));
+			 "\"sync_lat_p99_us_ci95\": null, \"ios_mean\": "));
+	/* a path's row: failed and no_path are the total's alone */
+	cr_assert(strstr(buf, "\"failed_mean\": null, \"failed_ci95\": null, "
+			 "\"no_path_mean\": null, \"no_path_ci95\": null}\n"));
 	free(buf);
 	free(a);
 	free(j);
