@@ -56,6 +56,7 @@ awk '/^### Options that change nothing alone/ { on = 1; next }
 	README.md >"$tmp/alone"
 [ -s "$tmp/options" ] || { echo "options: mpsim list options is empty"; exit 1; }
 while IFS="$TAB" read -r name val with; do
+	orig=$name	# as the README names it (--path.NAME.KEY)
 	name=$(echo "$name" | sed 's/NAME/sdd/')
 	if [ "$val" = "-" ]; then
 		if grep -q "\`$name\`" README.md; then
@@ -122,7 +123,7 @@ while IFS="$TAB" read -r name val with; do
 			       { grep -q 'mpsim: warning' "$tmp/try.err" &&
 				 ! cmp -s "$tmp/base.err" "$tmp/try.err"; }; }; then
 				pass=$((pass + 1))
-			elif grep -q -- "\`--$name\`" "$tmp/alone"; then
+			elif grep -q -- "\`--$orig\`" "$tmp/alone"; then
 				pass=$((pass + 1))
 			else
 				echo "options: $cmd --$name=$val alone is accepted, changes nothing and warns of nothing (and the README does not list it as a no-op alone)"
