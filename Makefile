@@ -47,7 +47,7 @@ CRIT_LIBS   := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null || echo -lcrit
 ALL_CFLAGS  = -std=gnu11 $(WARN) -I. $(GSL_CFLAGS) -MMD -MP $(CFLAGS)
 ALL_LDLIBS  = $(GSL_LIBS) -lm -ldl $(LDLIBS)
 
-SRC      := $(sort $(wildcard sim/*.c selectors/*.c workloads/*.c))
+SRC      := $(sort $(wildcard sim/*.c cli/*.c input/*.c wheels/*.c selectors/*.c workloads/*.c))
 OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(BUILD)/scenarios.o $(BUILD)/kcompat-files.o
 # kcompat/ and what it includes, carried in the binary (selectors/ksource.c)
 KCOMPAT  := $(sort $(wildcard kcompat/*.h kcompat/*/*.h kcompat/*/*/*.h)) \
@@ -152,6 +152,7 @@ test: deps
 	sh tests/cli.sh ./mpsim
 	bash tests/install.sh
 	sh tests/check-citations.sh
+	sh tests/layers.sh
 	sh tests/readme.sh ./mpsim
 	@$(MAKE) --no-print-directory $(BUILD)/fuzz-replay
 	$(BUILD)/fuzz-replay tests/fuzz/corpus

@@ -3,9 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/cli.h"
-#include "sim/sweep.h"
-#include "sim/timer-wheel.h"
+#include "cli/cli.h"
+#include "cli/sweep.h"
 
 static const struct command {
 	const char *name;
@@ -51,7 +50,7 @@ static int command(int argc, char **argv)
 	unsigned i;
 
 	mpsim_argv0 = argv[0];
-	/* No arguments: the built-in comparison (kernel.md §6.2). */
+	/* No arguments: the built-in comparison (docs/kernel-model.md §6.2). */
 	if (argc < 2)
 		return held_warnings(cmd_compare, 0, NULL);
 	if (!strcmp(argv[1], "help") && argc == 3) {

@@ -1,6 +1,6 @@
 /*
  * historical-service-time.c: the "historical-service-time" path selector,
- * mirroring drivers/md/dm-ps-historical-service-time.c (kernel.md §3).
+ * mirroring drivers/md/dm-ps-historical-service-time.c (docs/kernel-model.md §3).
  *
  * What HST estimates, and how.  For every path it keeps a time-weighted
  * exponential moving average of the service time of completed I/O (hst,
@@ -23,14 +23,14 @@
  * The kernel reads sched_clock()/ktime_get_ns() inside select_path and
  * end_io; here the caller hands `now` in.  Everything else, including the
  * u64/s64 arithmetic and its wrap-arounds, follows the kernel exactly;
- * each copied decision is labelled with the kernel.md section it comes
+ * each copied decision is labelled with the docs/kernel-model.md section it comes
  * from.
  */
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../sim/list.h"
-#include "../sim/sim.h"
+#include "sim/list.h"
+#include "sim/sim.h"
 #include "selector.h"
 #include "valid.h"
 

@@ -1,6 +1,6 @@
 /*
  * io-affinity.c: the "io-affinity" path selector, mirroring
- * drivers/md/dm-ps-io-affinity.c (5.11+, kernel.md §5.3).
+ * drivers/md/dm-ps-io-affinity.c (5.11+, docs/kernel-model.md §5.3).
  *
  * Each path serves the CPUs of the cpumask given as its one per-path
  * argument; an I/O goes down the path mapped to the CPU that submits it
@@ -13,12 +13,12 @@
  * The kernel build mirrored has CONFIG_CPUMASK_OFFSTACK (cpumask.h): a
  * mask naming a CPU at or beyond nr_cpu_ids is refused by cpumask_parse,
  * so add_path's "Ignoring mapping for CPU %u. Max CPU is %u" (a build
- * without it, whose masks hold NR_CPUS bits, kernel.md §5.3) never
+ * without it, whose masks hold NR_CPUS bits, docs/kernel-model.md §5.3) never
  * happens here.
  */
 #include <stdio.h>
 
-#include "../sim/sim.h"
+#include "sim/sim.h"
 #include "cpumask.h"
 #include "selector.h"
 

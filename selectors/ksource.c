@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../kcompat/kcompat-abi.h"
+#include "kcompat/kcompat-abi.h"
 #include "ksource.h"
 
 /* kcompat/ and the mpsim files it includes, carried in the binary

@@ -1,7 +1,7 @@
 /* queue-length.c: "queue-length" policy; mirrors drivers/md/dm-ps-queue-length.c */
 #include <stdio.h>
 
-#include "../sim/list.h"
+#include "sim/list.h"
 #include "selector.h"
 
 #define QL_MIN_IO	1	/* default repeat_count (128 in 0.1.0) */
@@ -56,7 +56,7 @@ static int ql_add_path(struct path_selector *ps, struct ps_path *path,
 	pi->path = path;
 	pi->repeat_count = repeat_count;
 	pi->qlen = 0;
-	/* Table order becomes list order (kernel.md §2.1). */
+	/* Table order becomes list order (docs/kernel-model.md §2.1). */
 	list_add_tail(&pi->list, &s->valid_paths);
 	return 0;
 }
@@ -75,7 +75,7 @@ static int ql_reinstate_path(struct path_selector *ps, struct ps_path *path)
 	struct ql_path *pi = path->ps_ctx;
 
 	/* Kernel-exact: back at the TAIL of the valid list, unlike
-	 * round-robin (kernel.md §5.1, §9 item 11). */
+	 * round-robin (docs/kernel-model.md §5.1, §9 item 11). */
 	list_move_tail(&pi->list, &s->valid_paths);
 	return 0;
 }
@@ -99,13 +99,13 @@ static struct ps_path *ql_select_path(struct path_selector *ps,
 			best = pi;
 		/* Kernel-exact early exit: the first idle path in list order
 		 * wins, even if an idle path later in the list has waited
-		 * longer (kernel.md §5.1, §9 item 11). */
+		 * longer (docs/kernel-model.md §5.1, §9 item 11). */
 		if (!best->qlen)
 			break;
 	}
 
 	/* Move the most recently used path to the tail, so that equally
-	 * loaded paths take turns (kernel.md §5.1, mainline). */
+	 * loaded paths take turns (docs/kernel-model.md §5.1, mainline). */
 	list_move_tail(&best->list, &s->valid_paths);
 	return best->path;
 }

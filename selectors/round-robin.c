@@ -1,7 +1,7 @@
 /* round-robin.c: "round-robin" policy; mirrors drivers/md/dm-ps-round-robin.c */
 #include <stdio.h>
 
-#include "../sim/list.h"
+#include "sim/list.h"
 #include "selector.h"
 
 #define RR_MIN_IO	1	/* default repeat_count (1000 up to v4.5) */
@@ -54,7 +54,7 @@ static int rr_add_path(struct path_selector *ps, struct ps_path *path,
 
 	pi->path = path;
 	pi->repeat_count = repeat_count;
-	/* Table order becomes list order (kernel.md §2.1). */
+	/* Table order becomes list order (docs/kernel-model.md §2.1). */
 	list_add_tail(&pi->list, &s->valid_paths);
 	return 0;
 }
@@ -74,7 +74,7 @@ static int rr_reinstate_path(struct path_selector *ps, struct ps_path *path)
 
 	/* Kernel-exact: round-robin puts a reinstated path at the HEAD of
 	 * the valid list, so it is the next one chosen; the other selectors
-	 * reinstate to the tail (kernel.md §5.2, §9 item 11). */
+	 * reinstate to the tail (docs/kernel-model.md §5.2, §9 item 11). */
 	list_move(&pi->list, &s->valid_paths);
 	return 0;
 }
@@ -89,7 +89,7 @@ static struct ps_path *rr_select_path(struct path_selector *ps,
 		return NULL;
 
 	/* Mainline: take the head and rotate it to the tail, on every I/O
-	 * (kernel.md §5.2). */
+	 * (docs/kernel-model.md §5.2). */
 	pi = list_first_entry(&s->valid_paths, struct rr_path, list);
 	list_move_tail(&pi->list, &s->valid_paths);
 	return pi->path;

@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../sim/clock.h"
-#include "../sim/sim.h"
+#include "sim/clock.h"
+#include "sim/sim.h"
 
 /* The kernel's DM_PS_USE_HR_TIMER: bio-based dm-mpath (5.19+) stamps the
  * I/O with ktime_get_ns() right after selection instead of jiffies. */
@@ -146,7 +146,7 @@ int ps_parse_uint(const char *word, unsigned *val);
  * The per-path <repeat_count> word of round-robin, queue-length and
  * service-time, when argc > 0: parsed as the kernel does, then forced to 1
  * with the kernel's warning if larger, since select_path is called for
- * every I/O (kernel.md §2.5; v4.11+, 4.9.y).  *rc keeps the caller's
+ * every I/O (docs/kernel-model.md §2.5; v4.11+, 4.9.y).  *rc keeps the caller's
  * default when argc is 0.  Returns 0, or -EINVAL naming the selector.
  */
 int ps_repeat_count(const char *name, int argc, char **argv, unsigned *rc,

@@ -1,7 +1,7 @@
 /* service-time.c: "service-time" policy; mirrors drivers/md/dm-ps-service-time.c */
 #include <stdio.h>
 
-#include "../sim/list.h"
+#include "sim/list.h"
 #include "selector.h"
 #include "valid.h"
 
@@ -9,7 +9,7 @@
 #define ST_MAX_RELATIVE_THROUGHPUT	100
 #define ST_MAX_RELATIVE_THROUGHPUT_SHIFT	7
 /* 2^57 - 1 on 64-bit (only a huge incoming size or a negative
- * in_flight_size reaches it), 2^25 - 1 = 32 MiB on 32-bit (kernel.md §4). */
+ * in_flight_size reaches it), 2^25 - 1 = 32 MiB on 32-bit (docs/kernel-model.md §4). */
 #define ST_MAX_INFLIGHT_SIZE	((size_t)-1 >> ST_MAX_RELATIVE_THROUGHPUT_SHIFT)
 
 struct st_selector {
@@ -100,7 +100,7 @@ static int st_add_path(struct path_selector *ps, struct ps_path *path,
 	pi->repeat_count = repeat_count;
 	pi->relative_throughput = relative_throughput;
 	pi->in_flight_size = 0;
-	/* Table order becomes list order (kernel.md §2.1). */
+	/* Table order becomes list order (docs/kernel-model.md §2.1). */
 	ps_valid_add_tail(&s->valid_paths, pi);
 	pi->valid = true;
 	st_same_rt(s);
@@ -124,7 +124,7 @@ static int st_reinstate_path(struct path_selector *ps, struct ps_path *path)
 	struct st_path *pi = path->ps_ctx;
 
 	/* Kernel-exact: back at the TAIL of the valid list, unlike
-	 * round-robin (kernel.md §4, §9 item 11). */
+	 * round-robin (docs/kernel-model.md §4, §9 item 11). */
 	ps_valid_move_in(&s->valid_paths, pi, &pi->valid, &pi->list);
 	st_same_rt(s);
 	return 0;
@@ -143,7 +143,7 @@ static int st_reinstate_path(struct path_selector *ps, struct ps_path *path)
  *	  0 : no difference
  *	> 0 : pi2 is better
  *
- * Kernel-exact truncation (kernel.md §4, §9 item 12), reproduced on
+ * Kernel-exact truncation (docs/kernel-model.md §4, §9 item 12), reproduced on
  * purpose: every difference below is computed in size_t (64-bit here) or
  * unsigned and then converted to the int return value modulo 2^32.  When
  * the products of step 3 differ by 2^31 or more the sign can flip and the
@@ -248,7 +248,7 @@ static struct ps_path *st_select_path(struct path_selector *ps,
 		goto found;
 	}
 	/* Replace best only when strictly better, so ties keep the earliest
-	 * path in list order (kernel.md §4). */
+	 * path in list order (docs/kernel-model.md §4). */
 	best = v[0];
 	best_in_flight = best->in_flight_size;
 	best_rt = best->relative_throughput;
@@ -266,13 +266,13 @@ static struct ps_path *st_select_path(struct path_selector *ps,
 
 found:
 	/* Move the most recently used path to the tail, so that equally
-	 * good paths take turns (kernel.md §4, mainline). */
+	 * good paths take turns (docs/kernel-model.md §4, mainline). */
 	ps_valid_move_tail(&s->valid_paths, b);
 	return best->path;
 }
 
 /* The kernel's atomic_add(nr_bytes, ...) takes an int: nr_bytes is
- * truncated to 32 bits and the sum wraps (kernel.md §4).  Unsigned
+ * truncated to 32 bits and the sum wraps (docs/kernel-model.md §4).  Unsigned
  * arithmetic gives the same bits without signed-overflow UB. */
 static int st_start_io(struct path_selector *ps, struct ps_path *path,
 		       size_t nr_bytes, sim_ns now)

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sim/list.h"
-#include "../sim/sim.h"
+#include "sim/list.h"
+#include "sim/sim.h"
 
 struct ps_valid {
 	void **v;		/* the paths' selector state, head first */

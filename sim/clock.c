@@ -1,5 +1,5 @@
 /* clock.c: the kernel's jiffies and their conversions to and from
- * simulated ktime, exact to the bit (kernel.md §1; contracts in clock.h). */
+ * simulated ktime, exact to the bit (docs/kernel-model.md §1; contracts in clock.h). */
 #include <assert.h>
 #include <string.h>
 
@@ -21,7 +21,7 @@ bool hz_valid(unsigned hz)
  * include/linux/jiffies.h: INITIAL_JIFFIES is the 32-bit value -300*HZ,
  * widened without sign extension, so the low 32 bits wrap five minutes
  * after boot and wrap bugs show up early.  kernel/time/timer.c starts
- * jiffies_64 there on 64-bit kernels as well (kernel.md §1.1).
+ * jiffies_64 there on 64-bit kernels as well (docs/kernel-model.md §1.1).
  */
 uint64_t initial_jiffies(unsigned hz)
 {
@@ -81,7 +81,7 @@ static unsigned gcd(unsigned a, unsigned b)
 }
 
 /*
- * kernel/time/time.c jiffies_to_usecs(), 64-bit (kernel.md §1.2): when
+ * kernel/time/time.c jiffies_to_usecs(), 64-bit (docs/kernel-model.md §1.2): when
  * HZ divides 1e6 the product (1e6/HZ) * j, otherwise (j * NUM) / DEN with
  * NUM/DEN = 1e6/HZ reduced (10000/3 at HZ=300).  Both products are
  * unsigned long, so they wrap modulo 2^64 first; the result is then
@@ -106,7 +106,7 @@ uint64_t jiffies_to_nsecs(unsigned hz, uint64_t j)
 }
 
 /*
- * include/linux/jiffies.h msecs_to_jiffies() (kernel.md §1.3, §9 item
+ * include/linux/jiffies.h msecs_to_jiffies() (docs/kernel-model.md §1.3, §9 item
  * 16): a negative (int)m means "forever"; otherwise round up, so 1 ms is
  * one tick even at HZ=100.  When HZ divides 1000 the kernel adds
  * 1000/HZ - 1 and divides.  At HZ=300 it multiplies by 2576980378, adds
@@ -129,9 +129,9 @@ uint64_t msecs_to_jiffies(unsigned hz, unsigned int m)
 }
 
 /*
- * design.md §3.2: what end_io receives as start_time in bio mode.
+ * docs/kernel-model.md §2.3: what end_io receives as start_time in bio mode.
  * jiffies: drivers/md/dm.c dm_start_time_ns_from_clone() converts the
- * jiffies sampled when DM accepted the bio (v5.8-v5.18, kernel.md §2.3);
+ * jiffies sampled when DM accepted the bio (v5.8-v5.18, docs/kernel-model.md §2.3);
  * jiffies-aligned: the same tick granularity without the epoch; ktime:
  * ktime_get_ns() right after selection (v5.19+, DM_PS_USE_HR_TIMER, §2.4).
  */

@@ -1,5 +1,5 @@
 /*
- * clock.h: the kernel's time bases and conversions (kernel.md §1), exact
+ * clock.h: the kernel's time bases and conversions (docs/kernel-model.md §1), exact
  * to the bit: HZ and jiffies with INITIAL_JIFFIES, jiffies_to_usecs with
  * its 32-bit truncation, msecs_to_jiffies rounding up, sched_clock, and
  * the start-time stamps dm-mpath hands to a selector's end_io.
@@ -15,7 +15,7 @@
 
 #include "sim.h"
 
-/* The start-time stamps of design.md §3.2 (bio-based multipath). */
+/* The start-time stamps of docs/kernel-model.md §2.3 (bio-based multipath). */
 enum start_clock {
 	START_JIFFIES,		/* jiffies_to_nsecs(jiffies at submission):
 				   bio-based 5.8-5.18, its own epoch */
@@ -76,7 +76,7 @@ uint64_t start_stamp_cached(struct stamp_cache *sc, enum start_clock c,
 			    unsigned hz, sim_ns submit, sim_ns mapped);
 
 /*
- * The scheduler's clock, sched_clock() (kernel.md §1.5), which
+ * The scheduler's clock, sched_clock() (docs/kernel-model.md §1.5), which
  * historical-service-time's select_path read in 5.8-5.17 (§3.10) while its
  * end_io stamped stale_after with ktime.  On x86 with a stable TSC it is
  * ns since about boot, not NTP-slewed: ktime plus an offset and a rate

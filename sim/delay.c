@@ -1,5 +1,5 @@
 /*
- * delay.c: dm-delay (drivers/md/dm-delay.c, kernel.md §7) as a path
+ * delay.c: dm-delay (drivers/md/dm-delay.c, docs/kernel-model.md §7) as a path
  * layer: the constructor's choice of mode, the single FIFO list, the
  * kthread's polling (busy, or the 6.16 sleeps), the timer mode's one
  * timer on the CPU's timer wheel and its kdelayd work, and the

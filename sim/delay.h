@@ -1,7 +1,7 @@
 /*
- * delay.h: a dm-delay target (drivers/md/dm-delay.c, kernel.md §7) as a
+ * delay.h: a dm-delay target (drivers/md/dm-delay.c, docs/kernel-model.md §7) as a
  * layer between the multipath device and a path's device, with the
- * CPU's timer wheel that its timer mode arms (kernel.md §8).
+ * CPU's timer wheel that its timer mode arms (docs/kernel-model.md §8).
  *
  * A target holds every bio of a class with a non-zero delay on one FIFO
  * list in arrival order and releases, at each flush, every entry that is
@@ -19,7 +19,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "engine.h"
-#include "timer-wheel.h"
+#include "wheels/timer-wheel.h"
 
 /* dm-delay's classes (struct delay_class): ORDER CLASS. */
 enum delay_class_id {

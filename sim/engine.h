@@ -23,9 +23,9 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "../selectors/selector.h"
+#include "selectors/selector.h"
 #include "event.h"
-#include "scenario.h"
+#include "input/scenario.h"
 #include "sim.h"
 #include "stats.h"
 #include "trace.h"
@@ -269,7 +269,7 @@ sim_ns mpath_select_now(const struct mpath *m);
 uint64_t mpath_end_io_start(const struct mpath *m, const struct sim_io *io);
 /* The path finished the I/O (error != 0: the path failed it). */
 void mpath_end_io(struct mpath *m, struct sim_io *io, int error);
-/* fail_path() and reinstate_path() (dm-mpath's, kernel.md §2); no-ops
+/* fail_path() and reinstate_path() (dm-mpath's, docs/kernel-model.md §2); no-ops
  * on a path already in that state. */
 void mpath_fail_path(struct mpath *m, struct sim_path *p);
 void mpath_reinstate_path(struct mpath *m, struct sim_path *p);

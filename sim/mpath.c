@@ -1,7 +1,7 @@
 /*
  * mpath.c: the multipath device, after drivers/md/dm-mpath.c: the path of
  * every I/O chosen by choose_pgpath (sim/pgroup.c: the current priority
- * group's selector is asked on every I/O, kernel >= 4.6, kernel.md §2.2),
+ * group's selector is asked on every I/O, kernel >= 4.6, docs/kernel-model.md §2.2),
  * the start-time stamp each mode gives end_io (§2.3,
  * §3.10), the queue of I/Os that found no usable path
  * (queue_if_no_path), and path failure: fail_path, reinstate_path, and
@@ -74,7 +74,7 @@ static void ps_end_io(struct mpath *m, struct sim_path *p,
  * mpio->pgpath pointing at that old path: process_queued_bios ends it
  * with bio_endio(), so multipath_end_io_bio runs again, calls fail_path
  * on the old path (a no-op, it is failed) and the selector's end_io on it
- * a second time, with the old start stamp (kernel.md §2.3).  HST's
+ * a second time, with the old start stamp (docs/kernel-model.md §2.3).  HST's
  * outstanding then drops below zero and wraps (2^64 - 1 per bio).
  * Request mode kills an unmapped request (dm_kill_unmapped_request):
  * no end_io.

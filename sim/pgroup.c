@@ -1,6 +1,6 @@
 /*
  * pgroup.c: the multipath device's priority groups, after dm-mpath.c
- * (kernel 6.1): built from the table (sim/table.h), each with its own
+ * (kernel 6.1): built from the table (input/table.h), each with its own
  * selector; choose_pgpath's order (a switch_group first, then the current
  * group while it has a usable path, then every group in table order,
  * bypassed ones last); a group switch that needs the hardware handler's
@@ -13,10 +13,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../selectors/ksource.h"
+#include "selectors/ksource.h"
 #include "engine.h"
-#include "table.h"
-#include "timer-wheel.h"
+#include "input/table.h"
+#include "wheels/timer-wheel.h"
 
 int pg_setup(struct mpath *m, char *err)
 {
@@ -236,7 +236,7 @@ void pg_activate_queue(struct mpath *m, struct sim_path *p, sim_ns at)
 /*
  * When queue_delayed_work(wq, work, delay) runs the work: its timer
  * expires at jiffies + delay and is put on the scenario's timer wheel
- * (kernel.md §8): the levels wheel fires it at its bucket's expiry, a
+ * (docs/kernel-model.md §8): the levels wheel fires it at its bucket's expiry, a
  * jiffy later at level 0 and rounded up to the level's granularity
  * beyond (calc_index); the classic wheel at expires.  A delay of 0
  * queues the work at once.  The wheel is a fresh one whose clock is

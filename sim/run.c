@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../workloads/fio.h"	/* iolog_load: a replayed log's sizes */
+#include "workloads/fio.h"	/* iolog_load: a replayed log's sizes */
 #include "delay.h"
 #include "engine.h"
 #include "progress.h"

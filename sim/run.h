@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "scenario.h"
+#include "input/scenario.h"
 #include "stats.h"
 
 /*

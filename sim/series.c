@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../selectors/selector.h"
+#include "selectors/selector.h"
 
 #include "engine.h"
 #include "series.h"

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "scenario.h"
+#include "input/scenario.h"
 #include "sim.h"
 
 struct series;

@@ -1,7 +1,7 @@
 /*
  * trace-out.h: the two writers behind the trace hooks (sim/trace.h):
- * the decision trace's records (sim/trace-log.c) and blktrace's binary
- * per-CPU files (sim/blktrace.c).  Both write under a temporary name and
+ * the decision trace's records (cli/trace-log.c) and blktrace's binary
+ * per-CPU files (cli/blktrace.c).  Both write under a temporary name and
  * rename when the run completes, so a failed run leaves no half file.
  */
 #ifndef MPSIM_TRACE_OUT_H

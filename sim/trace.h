@@ -1,7 +1,7 @@
 /*
  * trace.h: the engine's trace hooks, for --trace (the decision trace,
- * sim/trace-log.c) and --blktrace (blktrace's binary files,
- * sim/blktrace.c).  Every hook is one test of s->tr, a pointer that stays
+ * cli/trace-log.c) and --blktrace (blktrace's binary files,
+ * cli/blktrace.c).  Every hook is one test of s->tr, a pointer that stays
  * NULL in a run without tracing, so the branch predicts perfectly and the
  * per-I/O cost without a trace is that test alone.  A hook only reads:
  * the selector's state comes from its status(PS_STATUS_TRACE), never
@@ -62,7 +62,7 @@ int tracer_open(struct sim *s, const struct trace_conf *c, unsigned nr_io,
 int tracer_close(struct sim *s, bool ok, char *err);
 
 /* The option names (without dashes, NULL-terminated), and their parse
- * from a command line (sim/trace-opts.c): 0, or -EINVAL with err set. */
+ * from a command line (cli/trace-opts.c): 0, or -EINVAL with err set. */
 extern const char *const trace_option_names[];
 int trace_conf_parse(int argc, char **argv, struct trace_conf *c, char *err);
 

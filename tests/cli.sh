@@ -47,7 +47,7 @@ done
 # (--path.NAME.KEY), the others as --key; the table must be found, or
 # the loop would check nothing
 grep -q '^	{ "[a-z_]*", SEC_[A-Z]*' "$top/sim/scenario-options.c" && ok ||
-	no "no option table in sim/scenario-options.c"
+	no "no option table in input/scenario-options.c"
 for k in $(grep -o '^	{ "[a-z_]*", SEC_[A-Z]*' "$top/sim/scenario-options.c" | tr -d '{",	' |
     sed 's/ SEC_/:/') $(grep -o '^	{ "[a-z_]*", \(0\|FO_FLAG\)' \
     "$top/workloads/fio-opts.c" | cut -d'"' -f2 | sed 's/$/:JOB/'); do

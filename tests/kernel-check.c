@@ -30,9 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../selectors/ksource.h"
-#include "../selectors/selector.h"
-#include "../sim/clock.h"
+#include "selectors/ksource.h"
+#include "selectors/selector.h"
+#include "sim/clock.h"
 
 #define KC_MAX_PATHS	8
 #define KC_MAX_INFLIGHT	4096

@@ -1,6 +1,6 @@
 /*
  * test_call_sequence.c: the calls dm-mpath makes around a selector
- * (kernel.md §2.3, §3.10), pinned by replaying the kernel's sequence on a
+ * (docs/kernel-model.md §2.3, §3.10), pinned by replaying the kernel's sequence on a
  * bare selector and comparing its state with what a simulated run left:
  * the second end_io on a stale path after DM_MAPIO_KILL, a ktime start
  * stamp of 0 read as unset, and the clocks of stable releases.
@@ -14,7 +14,7 @@
 #include "selectors/selector.h"
 #include "sim/clock.h"
 #include "sim/run.h"
-#include "sim/scenario.h"
+#include "input/scenario.h"
 
 extern const struct ps_type ps_historical_service_time;
 
@@ -150,7 +150,7 @@ Test(call_sequence, kill_after_requeue_calls_end_io_on_the_stale_path_again)
  * ktime 0, so start_time_ns is 0, which multipath_end_io_bio reads as
  * unset (`mpio->start_time_ns ?: dm_start_time_ns_from_clone(clone)`):
  * end_io gets the jiffies stamp of INITIAL_JIFFIES instead,
- * 3 994 967 296 000 ns at HZ 250 (kernel.md §1.2's test vector), which
+ * 3 994 967 296 000 ns at HZ 250 (docs/kernel-model.md §1.2's test vector), which
  * is after now, so st = 0.
  */
 Test(call_sequence, ktime_stamp_0_falls_back_to_the_jiffies_stamp)

@@ -1,10 +1,10 @@
 /*
- * test_clock.c: sim/clock.c against every test vector of kernel.md §1,
+ * test_clock.c: sim/clock.c against every test vector of docs/kernel-model.md §1,
  * worked out by hand (or with a calculator) from the kernel arithmetic.
  */
 #include <criterion/criterion.h>
 
-#include "../sim/clock.h"
+#include "sim/clock.h"
 
 static const unsigned all_hz[] = { 100, 250, 300, 1000 };
 
@@ -290,7 +290,7 @@ Test(clock, jiffies_at_jiffy_edge_round_trip)
 	}
 }
 
-/* design.md §3.2: HZ=250, a bio submitted at 3600.0055 s (tick 900001
+/* docs/kernel-model.md §2.3: HZ=250, a bio submitted at 3600.0055 s (tick 900001
  * after boot) and mapped 20 us later. */
 Test(clock, start_stamp_modes)
 {

@@ -1,7 +1,7 @@
 /*
  * test_compare.c: the headline result.  The built-in scenario (ten paths
  * of unequal cost, bio-based, HZ=250, 3600 s uptime, randwrite at depth
- * 64) must reproduce the shape of kernel.md §6.2: with the 5.8-5.18
+ * 64) must reproduce the shape of docs/kernel-model.md §6.2: with the 5.8-5.18
  * jiffies start stamp HST starves the five slower paths and splits the
  * I/O evenly over the five fast ones; ST and HST with the ktime stamp
  * give every path a share close to its capacity.
@@ -11,7 +11,7 @@
 
 #include <criterion/criterion.h>
 
-#include "sim/report.h"
+#include "cli/report.h"
 #include "sim/run.h"
 
 static struct compare_result cr;

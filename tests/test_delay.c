@@ -1,5 +1,5 @@
 /*
- * test_delay.c: the dm-delay layer (kernel.md §7): the constructor's mode
+ * test_delay.c: the dm-delay layer (docs/kernel-model.md §7): the constructor's mode
  * choice and poll interval, msecs_to_jiffies rounding of the expiry, the
  * FIFO list and its overtaking, the timer mode on both wheels (§7.5), the
  * kthread's sleeps, the scenario keys, and the synchronous writer of §7.6
@@ -176,7 +176,7 @@ Test(dm_delay, poll_interval_is_min_1ms_and_eighth_of_min_delay)
 
 Test(dm_delay, expiry_is_msecs_to_jiffies_rounded_up)
 {
-	/* kernel.md §1.3's table: ms -> jiffies */
+	/* docs/kernel-model.md §1.3's table: ms -> jiffies */
 	static const unsigned ms[] = { 1, 2, 3, 4, 5, 10, 20, 49 };
 	static const struct {
 		unsigned hz;

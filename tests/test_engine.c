@@ -12,7 +12,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "sim/event.h"
-#include "sim/report.h"
+#include "cli/report.h"
 #include "sim/run.h"
 #include "sim/stats.h"
 

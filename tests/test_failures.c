@@ -1,5 +1,5 @@
 /*
- * test_failures.c: scripted path failures (kernel.md §2): the scenario
+ * test_failures.c: scripted path failures (docs/kernel-model.md §2): the scenario
  * events, errors at the failure instant, requeue and re-map, the queue
  * of I/Os with no usable path, reinstatement where each selector puts
  * the path, and the ledger: no I/O lost or counted twice.
@@ -12,7 +12,7 @@
 #include <criterion/parameterized.h>
 
 #include "sim/run.h"
-#include "sim/scenario.h"
+#include "input/scenario.h"
 
 static void parse_ok(struct scenario *sc, const char *text)
 {

@@ -17,7 +17,7 @@
 
 #include "sim/rng.h"
 #include "sim/run.h"
-#include "sim/scenario.h"
+#include "input/scenario.h"
 #include "workloads/fio.h"
 #include "workloads/job.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_historical_service_time.c: the historical-service-time selector
- * against kernel.md §3, driving its ops directly with hand-built paths and
+ * against docs/kernel-model.md §3, driving its ops directly with hand-built paths and
  * explicit times.  Every expected number comes from the spec's tables or
  * is worked out by hand in the comment next to it.
  */

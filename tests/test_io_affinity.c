@@ -1,5 +1,5 @@
 /*
- * test_io_affinity.c: io-affinity's kernel-specific behaviour (kernel.md
+ * test_io_affinity.c: io-affinity's kernel-specific behaviour (docs/kernel-model.md
  * §5.3), the cpumask parsing and printing it relies on, and the CPU each
  * job clone submits from.  Every expectation is worked out by hand from
  * the kernel's rules quoted beside it.
@@ -10,12 +10,12 @@
 
 #include <criterion/criterion.h>
 
-#include "../selectors/cpumask.h"
-#include "../selectors/selector.h"
-#include "../sim/run.h"
-#include "../sim/scenario.h"
-#include "../sim/stats.h"
-#include "../workloads/fio.h"
+#include "selectors/cpumask.h"
+#include "selectors/selector.h"
+#include "sim/run.h"
+#include "input/scenario.h"
+#include "sim/stats.h"
+#include "workloads/fio.h"
 
 extern const struct ps_type ps_io_affinity;
 

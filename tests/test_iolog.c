@@ -9,7 +9,7 @@
 #include <criterion/criterion.h>
 
 #include "sim/run.h"
-#include "sim/scenario.h"
+#include "input/scenario.h"
 #include "workloads/fio.h"
 
 #define US		NSEC_PER_USEC

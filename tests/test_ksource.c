@@ -16,12 +16,12 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 
-#include "../selectors/ksource.h"
-#include "../selectors/selector.h"
-#include "../sim/report.h"
-#include "../sim/run.h"
-#include "../sim/scenario.h"
-#include "../sim/stats.h"
+#include "selectors/ksource.h"
+#include "selectors/selector.h"
+#include "cli/report.h"
+#include "sim/run.h"
+#include "input/scenario.h"
+#include "sim/stats.h"
 
 #define TOY	"tests/ksrc/dm-ps-toy.c"
 

@@ -17,7 +17,7 @@
 #include <criterion/criterion.h>
 
 #include "sim/run.h"
-#include "sim/scenario.h"
+#include "input/scenario.h"
 
 /* sda (8:0) is ALUA optimized, sdb (8:16) non-optimized: with
  * path_grouping_policy = failover each is a group, sda's first. */

@@ -1,5 +1,5 @@
 /*
- * test_published.c: `mpsim published`, the 2022 table (kernel.md §6.2)
+ * test_published.c: `mpsim published`, the 2022 table (docs/kernel-model.md §6.2)
  * beside mpsim's.  The Best arithmetic is checked against values worked
  * out by hand; the reproduction against the mail's own rounding.
  */
@@ -11,7 +11,7 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 
-#include "sim/cli.h"
+#include "cli/cli.h"
 
 static char *published(const char *arg)
 {

@@ -1,11 +1,11 @@
-/* test_queue_length.c: queue-length's kernel-specific behaviour (kernel.md §5.1). */
+/* test_queue_length.c: queue-length's kernel-specific behaviour (docs/kernel-model.md §5.1). */
 #include <stdio.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 
-#include "../selectors/selector.h"
+#include "selectors/selector.h"
 
 extern const struct ps_type ps_queue_length;
 

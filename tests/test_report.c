@@ -10,9 +10,9 @@
 
 #include <criterion/criterion.h>
 
-#include "sim/report.h"
+#include "cli/report.h"
 #include "sim/run.h"
-#include "sim/scenario.h"
+#include "input/scenario.h"
 
 #define US	NSEC_PER_USEC
 #define MS	NSEC_PER_MSEC

@@ -1,11 +1,11 @@
-/* test_round_robin.c: round-robin's kernel-specific behaviour (kernel.md §5.2). */
+/* test_round_robin.c: round-robin's kernel-specific behaviour (docs/kernel-model.md §5.2). */
 #include <stdio.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 
-#include "../selectors/selector.h"
+#include "selectors/selector.h"
 
 extern const struct ps_type ps_round_robin;
 

@@ -10,7 +10,7 @@
 #include <criterion/criterion.h>
 #include <gsl/gsl_rng.h>
 
-#include "sim/scenario.h"
+#include "input/scenario.h"
 #include "workloads/fio.h"
 
 /* The smallest text that parses: one path, no job (so the default job). */

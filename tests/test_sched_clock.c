@@ -1,5 +1,5 @@
 /*
- * test_sched_clock.c: the scheduler's clock of kernel.md §1.5 and the
+ * test_sched_clock.c: the scheduler's clock of docs/kernel-model.md §1.5 and the
  * 5.8-5.17 historical-service-time that read it in select_path while
  * end_io stamped stale_after with ktime (§3.10): an offset between the two
  * clocks shifts every staleness decision.
@@ -10,7 +10,7 @@
 
 #include "sim/clock.h"
 #include "sim/run.h"
-#include "sim/scenario.h"
+#include "input/scenario.h"
 
 Test(sched_clock, tsc_is_ktime_plus_offset_and_drift)
 {

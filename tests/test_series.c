@@ -10,7 +10,7 @@
 
 #include <criterion/criterion.h>
 
-#include "sim/report.h"
+#include "cli/report.h"
 #include "sim/run.h"
 #include "sim/series.h"
 

@@ -1,4 +1,4 @@
-/* test_service_time.c: service-time's kernel-specific behaviour (kernel.md §4). */
+/* test_service_time.c: service-time's kernel-specific behaviour (docs/kernel-model.md §4). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 
-#include "../selectors/selector.h"
+#include "selectors/selector.h"
 
 extern const struct ps_type ps_service_time;
 

@@ -20,7 +20,7 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 
-#include "sim/sweep.h"
+#include "cli/sweep.h"
 
 /* ---- helpers ---- */
 

@@ -14,8 +14,8 @@
 #include <criterion/criterion.h>
 
 #include "sim/run.h"
-#include "sim/scenario.h"
-#include "sim/table.h"
+#include "input/scenario.h"
+#include "input/table.h"
 
 /* Two paths named as the sd driver numbers them: sda is 8:0, sdb 8:16. */
 #define SDA_SDB	"[path sda]\nservice = exp:1ms\n[path sdb]\nservice = exp:1ms\n" \
@@ -48,7 +48,7 @@ static char *created(const char *table, const char *paths)
 /*
  * dm-service-time.rst's example, as 6.1 prints it.  Two differences from
  * the document, both read in the 6.1 source: the per-path repeat_count
- * 128 is printed as 1 (service-time forces it to 1 since 4.11, kernel.md
+ * 128 is printed as 1 (service-time forces it to 1 since 4.11, docs/kernel-model.md
  * §2.5), and the status's first feature word, MPATHF_QUEUE_IO, is 1
  * until the first I/O, since alloc_multipath_stage2 sets it
  * unconditionally (the document predates that).  Every word the kernel
@@ -91,7 +91,7 @@ Test(dmsetup, queue_length_documentation_example)
  * The issue's line: two groups, service-time then HST.  HST's selector
  * words are "2 <base weight> <threshold>", its table words per path
  * always "0", its info "<hst> <outstanding> <stale_after>" with hst
- * starting at HST_FIXED_1 = 1024 (kernel.md §3.2, §3.3).  pg_num is the
+ * starting at HST_FIXED_1 = 1024 (docs/kernel-model.md §3.2, §3.3).  pg_num is the
  * initial group (next_pg) until a path is chosen.
  */
 Test(dmsetup, two_groups_with_their_own_selectors)

@@ -16,7 +16,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "sim/run.h"
-#include "sim/scenario.h"
+#include "input/scenario.h"
 
 #define REPS	10
 

@@ -1,6 +1,6 @@
 /*
  * test_timer_wheel.c: both kernel timer wheels (sim/timer-*.c) against
- * kernel.md §8's worked examples and against sorted-list reference models
+ * docs/kernel-model.md §8's worked examples and against sorted-list reference models
  * under seeded random schedules; and `mpsim timers` end to end.
  */
 #include <criterion/criterion.h>
@@ -10,8 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../sim/clock.h"
-#include "../sim/timer-wheel.h"
+#include "sim/clock.h"
+#include "wheels/timer-wheel.h"
+#include "cli/cli.h"
 
 #define S32	(1ULL << 32)
 
@@ -67,7 +68,7 @@ static void check_log(const struct log *l, const unsigned *id,
 	}
 }
 
-/* ==== the classic wheel (kernel.md §8.1) ==== */
+/* ==== the classic wheel (docs/kernel-model.md §8.1) ==== */
 
 TestSuite(timer_classic);
 
@@ -326,7 +327,7 @@ Test(timer_classic, expired_timer_runs_next_slot)
 	free(l.v);
 }
 
-/* ==== the level wheel (kernel.md §8.2) ==== */
+/* ==== the level wheel (docs/kernel-model.md §8.2) ==== */
 
 TestSuite(timer_levels);
 
@@ -591,7 +592,7 @@ Test(timer_levels, lazy_next_expiry_after_delete)
 
 /*
  * The reference models keep every timer in a flat array and pick the
- * next firing by sorting on what kernel.md §8 documents, with none of the
+ * next firing by sorting on what docs/kernel-model.md §8 documents, with none of the
  * wheels' data structures:
  *
  * classic: a timer fires at the first softirq with jiffies >= its expiry

@@ -15,7 +15,7 @@
 #include <criterion/parameterized.h>
 
 #include "sim/run.h"
-#include "sim/scenario.h"
+#include "input/scenario.h"
 #include "sim/trace.h"
 
 static void set_ok(struct scenario *sc, const char *key, const char *val)

@@ -3,7 +3,7 @@
 
 #include <criterion/criterion.h>
 
-#include "sim/scenario.h"
+#include "input/scenario.h"
 
 /* A failure must come with a one-line, non-empty message. */
 static void assert_msg(const char *err)

@@ -12,9 +12,9 @@
 
 #include <criterion/criterion.h>
 
-#include "sim/cli.h"
+#include "cli/cli.h"
 #include "sim/run.h"
-#include "sim/scenario.h"
+#include "input/scenario.h"
 
 /* One path, one slot, exactly 100 us an I/O: times are known exactly. */
 #define FIXED_PATH \

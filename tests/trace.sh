@@ -6,7 +6,7 @@
 #   - a short HST (jiffies) run shows, in its first end_io records, the
 #     300 s first sample: started at the jiffies stamp 300 s behind ktime
 #     (uptime 3600 s), charged now - start, weight 0 (bucket 63: the
-#     history is dropped, kernel.md §3.6), so hst = sample * 1024 and
+#     history is dropped, docs/kernel-model.md §3.6), so hst = sample * 1024 and
 #     stale_after = now + valid_count * sample;
 #   - every record is one JSON object per line, and the bounds hold;
 #   - path failures, reinstates, requeues and dm-delay holds are events;

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../sim/ini.h"
-#include "../sim/scenario.h"
+#include "input/ini.h"
+#include "input/scenario.h"
 
 /* ---- workloads/fio-read.c: the job-file reader ---- */
 

@@ -12,7 +12,7 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "../sim/rng.h"
+#include "sim/rng.h"
 #include "job.h"
 
 /* fio's seed for repeatable patterns (FIO_RANDSEED), for randrepeat=1. */

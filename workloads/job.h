@@ -7,8 +7,8 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "../sim/engine.h"	/* the engine's objects: struct sim, job, sim_io */
-#include "../sim/workload.h"	/* the calls to and from the engine */
+#include "sim/engine.h"	/* the engine's objects: struct sim, job, sim_io */
+#include "sim/workload.h"	/* the calls to and from the engine */
 #include "fio.h"
 
 /*

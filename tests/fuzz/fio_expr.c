@@ -5,8 +5,8 @@
  */
 #include <stdlib.h>
 
-#include "../../workloads/fio.h"
-#include "lib/fuzz.h"
+#include "workloads/fio.h"
+#include "tests/fuzz/lib/fuzz.h"
 
 FUZZ_TARGET(fio_expr)
 {

@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "lib/fuzz.h"
+#include "tests/fuzz/lib/fuzz.h"
 
 FUZZ_TARGET(fio_job)
 {

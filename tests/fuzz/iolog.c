@@ -9,8 +9,8 @@
  */
 #include <stdlib.h>
 
-#include "../../workloads/fio.h"
-#include "lib/fuzz.h"
+#include "workloads/fio.h"
+#include "tests/fuzz/lib/fuzz.h"
 
 #define REPLAY_MAX_ENTRIES	4096	/* longer logs are read, not run */
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/sweep.h"
-#include "lib/fuzz.h"
+#include "cli/sweep.h"
+#include "tests/fuzz/lib/fuzz.h"
 
 #define FILE_MAX_POINTS	64	/* larger sweeps are parsed, not prepared */
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/sweep.h"
-#include "lib/fuzz.h"
+#include "cli/sweep.h"
+#include "tests/fuzz/lib/fuzz.h"
 
 FUZZ_TARGET(sweep_grammar)
 {

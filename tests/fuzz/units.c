@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../workloads/fio.h"
-#include "lib/fuzz.h"
+#include "workloads/fio.h"
+#include "tests/fuzz/lib/fuzz.h"
 
 FUZZ_TARGET(units)
 {

@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../../sim/run.h"
+#include "sim/run.h"
 #include "fuzz.h"
 
 /* What a fuzzed scenario may use and still run: more is refused here (not

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../selectors/selector.h"
-#include "../../../workloads/fio.h"
+#include "selectors/selector.h"
+#include "workloads/fio.h"
 #include "fuzz.h"
 
 /* One dictionary entry, quoted as libFuzzer wants it. */

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../../sim/scenario.h"
+#include "input/scenario.h"
 
 #ifdef FUZZ_LIBFUZZER
 #define FUZZ_TARGET(name)						\

@@ -1,0 +1,710 @@
+/*
+ * cli.c: option handling shared by the commands, and the commands that
+ * run a scenario (run, compare) or describe what is built in (list).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "selectors/ksource.h"
+#include "selectors/selector.h"
+#include "cli.h"
+#include "sim/run.h"
+#include "sim/trace.h"
+
+#define DEFAULT_SCENARIO	"hst-bio-mpath"
+
+const char *mpsim_argv0;
+
+int cli_option(int argc, char **argv, int i, const char **key, size_t *klen,
+	       const char **value, char *err)
+{
+	const char *a = argv[i], *eq;
+
+	if (strncmp(a, "--", 2) || !a[2])
+		return input_error(err, "unexpected argument '%s' (options are --key=value)", a);
+	a += 2;
+	eq = strchr(a, '=');
+	*key = a;
+	if (eq) {
+		*klen = (size_t)(eq - a);
+		*value = eq + 1;
+		return 1;
+	}
+	*klen = strlen(a);
+	if (i + 1 < argc && strncmp(argv[i + 1], "--", 2)) {
+		*value = argv[i + 1];
+		return 2;
+	}
+	*value = NULL;			/* a flag: --time_based */
+	return 1;
+}
+
+static bool key_is(const char *key, size_t klen, const char *name)
+{
+	return strlen(name) == klen && !strncmp(key, name, klen);
+}
+
+/* The options the commands read themselves; the others go to the scenario. */
+static const char *const cli_keys[] = {
+	"scenario", "job", "seed", "format", "output", "output-format",
+	"columns", "name",
+};
+
+static bool cli_key_is_job(const char *key)
+{
+	return !str_in_list(key, cli_keys, ARRAY_SIZE(cli_keys)) &&
+	       scenario_key_is_job(key);
+}
+
+/*
+ * A built-in name, else a file.  A name with no '/' that is no file is
+ * taken for a mistyped built-in name: the message lists the built-ins.
+ */
+static int load_scenario(struct run_opts *o, const char *name, char *err)
+{
+	char list[ERR_MAX / 2] = "";
+	const char *n;
+	size_t used = 0;
+	unsigned k;
+
+	snprintf(o->scenario_name, sizeof(o->scenario_name), "%s", name);
+	if (scenario_builtin_text(name) && !strchr(name, '/'))
+		return scenario_load_builtin(&o->sc, name, err);
+	if (strchr(name, '/') || !access(name, F_OK) || errno != ENOENT)
+		return scenario_load_file(&o->sc, name, err);
+	for (n = name; *n; n++)
+		if ((unsigned char)*n < ' ')
+			return input_error(err, "--scenario: no file of that "
+					   "name (it holds a control character)");
+	for (k = 0; (n = scenario_builtin_name(k)); k++) {
+		if (used + strlen(n) + 3 > sizeof(list))
+			break;
+		used += (size_t)sprintf(list + used, "%s%s", k ? ", " : "", n);
+	}
+	return input_error(err, "--scenario: no file '%.60s', nor a built-in "
+			   "scenario of that name (built in: %s)", name, list);
+}
+
+/* Whether name is one of a command's own options (NULL-ended list). */
+static bool in_extra(const char *const *extra_ok, const char *name)
+{
+	for (; extra_ok && *extra_ok; extra_ok++)
+		if (!strcmp(*extra_ok, name))
+			return true;
+	return false;
+}
+
+/*
+ * fio's command-line jobs: every --name=NAME starts a job, the job
+ * options after it are its own, those before the first --name are
+ * [global] (fio's rule).  They become fio job text, read as a job file
+ * is (fio's defaults), and replace the scenario's jobs.  *text is NULL
+ * when there is no --name.
+ */
+static int cli_jobs_text(int argc, char **argv, const char *const *extra_ok,
+			 char **text, char *err)
+{
+	char *t = NULL;
+	size_t n = 0;
+	bool named = false;
+	int i, used;
+	FILE *f;
+
+	for (i = 1; i < argc; i += used) {
+		const char *key, *val;
+		size_t klen;
+
+		used = cli_option(argc, argv, i, &key, &klen, &val, err);
+		if (used < 0)
+			return used;
+		if (klen == 4 && !strncmp(key, "name", 4))
+			named = true;
+	}
+	*text = NULL;
+	if (!named)
+		return 0;
+	f = open_memstream(&t, &n);
+	if (!f) {
+		perror("mpsim");
+		abort();
+	}
+	fputs("[global]\n", f);
+	for (i = 1; i < argc; i += used) {
+		const char *key, *val;
+		char name[64];
+		size_t klen;
+
+		used = cli_option(argc, argv, i, &key, &klen, &val, err);
+		if (klen >= sizeof(name))
+			continue;	/* cli_parse_run says what is wrong */
+		memcpy(name, key, klen);
+		name[klen] = '\0';
+		if (val && strpbrk(val, "\n\r")) {
+			fclose(f);
+			free(t);
+			return input_error(err, "--%s: a value may not hold a "
+					   "line break", name);
+		}
+		if (!strcmp(name, "name") &&
+		    (!val || !*val || strpbrk(val, "[]"))) {
+			fclose(f);
+			free(t);
+			return input_error(err, "--name: '%.40s' is not a job "
+					   "name", val ? val : "");
+		}
+		if (!strcmp(name, "name"))
+			fprintf(f, "[%s]\n", val);
+		else if (cli_key_is_job(name) && !in_extra(extra_ok, name))
+			fprintf(f, "%s%s%s\n", !strcmp(name, "depth") ?
+				"iodepth" : name, val ? "=" : "",
+				val ? val : "");
+	}
+	fclose(f);
+	*text = t;
+	return 0;
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t n = 1;
+	char *s;
+	int i;
+
+	for (i = 1; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	s = xcalloc(1, n);
+	for (i = 1; i < argc; i++) {
+		if (i > 1)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+/* fio's --output-format: normal is fio's text report, mpsim's table. */
+static int output_format_parse(const char *v, enum out_format *f)
+{
+	if (v && !strcmp(v, "normal")) {
+		*f = FMT_TABLE;
+		return 0;
+	}
+	if (v && !strcmp(v, "json")) {
+		*f = FMT_JSON;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int cli_parse_run(int argc, char **argv, struct run_opts *o,
+		  const char *const *extra_ok, char *err)
+{
+	const char *scn = DEFAULT_SCENARIO, *job = NULL;
+	const struct ps_type *t;
+	char *jobs_text = NULL;
+	bool named;
+	int i, used, r;
+
+	memset(o, 0, sizeof(*o));
+	scenario_init(&o->sc);
+	o->seed = 1;
+	o->format = FMT_TABLE;
+	/* --scenario first: the other options override its values */
+	for (i = 1; i < argc; i += used) {
+		const char *key, *val;
+		size_t klen;
+
+		used = cli_option(argc, argv, i, &key, &klen, &val, err);
+		if (used < 0)
+			return used;
+		if (key_is(key, klen, "scenario")) {
+			if (!val || !*val)
+				return input_error(err, "--scenario: needs a file or built-in name");
+			scn = val;
+		}
+		if (key_is(key, klen, "job")) {
+			if (!val || !*val)
+				return input_error(err, "--job: needs a fio job file");
+			if (job)
+				return input_error(err, "--job: given twice (one job file; include others)");
+			job = val;
+		}
+	}
+	r = cli_jobs_text(argc, argv, extra_ok, &jobs_text, err);
+	if (r)
+		return r;
+	if (jobs_text && job) {
+		free(jobs_text);
+		return input_error(err, "--name: jobs come from --job=%.40s or "
+				   "from --name, not both", job);
+	}
+	named = jobs_text != NULL;
+	r = load_scenario(o, scn, err);
+	if (r) {
+		free(jobs_text);
+		return r;
+	}
+	/* --job or --name next: their jobs replace the scenario's, and
+	 * the multipath and path options follow */
+	if (job)
+		r = scenario_load_jobs(&o->sc, job, err);
+	if (jobs_text)
+		r = scenario_load_job_text(&o->sc, jobs_text, "--name", err);
+	free(jobs_text);
+	if (r)
+		return r;
+	for (i = 1; i < argc; i += used) {
+		const char *key, *val;
+		char name[64];
+		size_t klen;
+		uint64_t v;
+
+		used = cli_option(argc, argv, i, &key, &klen, &val, err);
+		if (klen >= sizeof(name))
+			return input_error(err, "unknown option --%.40s...", key);
+		memcpy(name, key, klen);
+		name[klen] = '\0';
+		if (!strcmp(name, "scenario") || !strcmp(name, "job") ||
+		    !strcmp(name, "name"))
+			continue;
+		if (named && cli_key_is_job(name))
+			continue;	/* in the --name jobs */
+		if (in_extra(extra_ok, name))
+			continue;
+		if (!strcmp(name, "seed")) {
+			if (!val || parse_uint(val, &v, err))
+				return input_error(err, "--seed: '%s' is not an unsigned integer",
+						   val ? val : "");
+			o->seed = v;
+		} else if (!strcmp(name, "format")) {
+			if (!val || out_format_parse(val, &o->format))
+				return input_error(err, "--format: '%s' is not table, csv, json or dmsetup",
+						   val ? val : "");
+		} else if (!strcmp(name, "output-format")) {
+			if (output_format_parse(val, &o->format))
+				return input_error(err, "--output-format: '%s' is not "
+						   "normal or json (or use --format)",
+						   val ? val : "");
+		} else if (!strcmp(name, "output")) {
+			if (!val || !*val)
+				return input_error(err, "--output: needs a file name");
+			/* the finished file is renamed over the path: a
+			 * device or directory there is refused, as sweep's */
+			r = check_output_file(val, err);
+			if (r)
+				return r;
+			o->output = val;
+		} else {
+			r = scenario_set(&o->sc, name, val ? val : "1", err);
+			if (r)
+				return r;
+		}
+	}
+	replay_window(argc, argv, &o->sc, job != NULL);
+	r = scenario_validate(&o->sc, err);
+	if (r)
+		return r;
+	t = ps_type_of(o->sc.selector, o->sc.selector_source, err);
+	if (!t)
+		return input_error(err, "--selector: unknown selector '%s' (see: mpsim list selectors)",
+				   o->sc.selector);
+	/* a kernel file reads the clock it names (selectors/ksource.h) */
+	if ((t->features & PS_READS_CLOCKS) && o->sc.select_sched_clock)
+		mpsim_warn("select_clock=sched_clock does not apply to %s, "
+			   "which reads the clock it names itself",
+			   o->sc.selector_source);
+	/* results name the kernel's selector, whatever alias was typed */
+	snprintf(o->sc.selector, sizeof(o->sc.selector), "%s", t->name);
+	o->options = join_args(argc, argv);
+	return 0;
+}
+
+void cli_free_run(struct run_opts *o)
+{
+	scenario_free(&o->sc);
+	free(o->options);
+	o->options = NULL;
+}
+
+int cli_emit(char *buf, size_t len)
+{
+	int rc = EXIT_OK;
+
+	if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
+		perror("mpsim: writing output");
+		rc = EXIT_FAILED;
+	}
+	free(buf);
+	return rc;
+}
+
+int cli_emit_to(const char *path, char *buf, size_t len)
+{
+	char *tmp;
+	FILE *f;
+	int rc = EXIT_OK;
+
+	if (!path)
+		return cli_emit(buf, len);
+	tmp = xmalloc(strlen(path) + sizeof(".tmp"));
+	sprintf(tmp, "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f || fwrite(buf, 1, len, f) != len || fflush(f) ||
+	    fsync(fileno(f))) {
+		fprintf(stderr, "mpsim: %s: cannot write: %s\n", tmp,
+			strerror(errno));
+		rc = EXIT_FAILED;
+	}
+	if (f && fclose(f) && rc == EXIT_OK) {
+		fprintf(stderr, "mpsim: %s: cannot write: %s\n", tmp,
+			strerror(errno));
+		rc = EXIT_FAILED;
+	}
+	if (rc == EXIT_OK && rename(tmp, path)) {
+		fprintf(stderr, "mpsim: %s: cannot rename to it: %s\n", path,
+			strerror(errno));
+		rc = EXIT_FAILED;
+	}
+	if (rc != EXIT_OK)
+		unlink(tmp);
+	free(tmp);
+	free(buf);
+	return rc;
+}
+
+static int bad_input(const char *err)
+{
+	mpsim_error("%s", err);
+	return EXIT_BAD_INPUT;
+}
+
+/*
+ * Write len bytes of buf to path whole or not at all: into path.tmp,
+ * then rename()d over path.  Returns an exit code.
+ */
+static int write_whole(const char *what, const char *path, const char *buf,
+		       size_t len)
+{
+	size_t n = strlen(path) + sizeof(".tmp");
+	char *tmp = xmalloc(n);
+	FILE *f;
+	int ok;
+
+	snprintf(tmp, n, "%s.tmp", path);
+	f = fopen(tmp, "w");
+	ok = f && fwrite(buf, 1, len, f) == len;
+	if (f && fclose(f))
+		ok = 0;
+	if (ok && rename(tmp, path))
+		ok = 0;
+	if (!ok) {
+		mpsim_error("%s: cannot write %s: %s", what, path,
+			    strerror(errno));
+		remove(tmp);
+	}
+	free(tmp);
+	return ok ? EXIT_OK : EXIT_FAILED;
+}
+
+/* a and b (NULL-terminated lists) in one list; free() it. */
+static const char **opt_lists(const char *const *a, const char *const *b)
+{
+	size_t na = 0, nb = 0;
+	const char **l;
+
+	while (a[na])
+		na++;
+	while (b[nb])
+		nb++;
+	l = xcalloc(na + nb + 1, sizeof(*l));
+	memcpy(l, a, na * sizeof(*l));
+	memcpy(l + na, b, nb * sizeof(*l));
+	return l;
+}
+
+/* The options run and compare handle themselves, beside the run's. */
+struct run_extra {
+	const char *columns;		/* compare --columns */
+	const char *series;		/* --series=FILE */
+	const char *lat_hist;		/* --lat_hist=FILE */
+	struct run_watch watch;		/* --interval, the progress line */
+};
+
+static int extra_parse(int argc, char **argv, bool compare, enum out_format fmt,
+		       struct run_extra *x, char *err)
+{
+	const char *interval = NULL;
+	int i, used;
+
+	for (i = 1; i < argc; i += used) {
+		const char *key, *val;
+		size_t klen;
+
+		used = cli_option(argc, argv, i, &key, &klen, &val, err);
+		if (used < 0)
+			return 0;	/* cli_parse_run has said what is wrong */
+		if (compare && key_is(key, klen, "columns"))
+			x->columns = val ? val : "";
+		else if (key_is(key, klen, "interval"))
+			interval = val ? val : "";
+		else if (key_is(key, klen, "series"))
+			x->series = val ? val : "";
+		else if (key_is(key, klen, "lat_hist"))
+			x->lat_hist = val ? val : "";
+	}
+	if (x->lat_hist && !*x->lat_hist)
+		return input_error(err, "--lat_hist: needs a file name");
+	if (x->series && !*x->series)
+		return input_error(err, "--series: needs a file name");
+	/* each is renamed over its path when complete, as --output is */
+	if (x->lat_hist && check_output_file(x->lat_hist, err))
+		return -EINVAL;
+	if (x->series && check_output_file(x->series, err))
+		return -EINVAL;
+	if (x->series && !interval)
+		return input_error(err, "--series: needs --interval=DURATION");
+	if (!interval)
+		return 0;
+	if (parse_duration(interval, NSEC_PER_SEC, &x->watch.interval, err))
+		return input_error(err, "--interval: '%s' is not a duration",
+				   interval);
+	if (!x->watch.interval)
+		return input_error(err, "--interval: must be longer than 0");
+	/* the series goes where it has room: a file, or under each path in
+	 * a run's JSON */
+	if (!x->series && (compare || (fmt != FMT_JSON && fmt != FMT_DMSETUP)))
+		return input_error(err, "--interval: write the series with "
+				   "--series=FILE%s", compare ? "" :
+				   " or --format=json");
+	return 0;
+}
+
+/* What a CSV side file holds: its head, and the rows of one run. */
+typedef void csv_head_fn(FILE *f, const struct provenance *pv);
+typedef void csv_rows_fn(FILE *f, const char *selector, const char *clock,
+			 const struct run_result *r);
+
+/* A side file of the run, or of each comparison column, written whole. */
+static int side_file(const char *what, const char *file, csv_head_fn *head,
+		     csv_rows_fn *rows, const struct provenance *pv,
+		     const struct scenario *sc, const struct run_result *res,
+		     const struct compare_result *cr)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	unsigned c;
+	int rc;
+
+	if (!mem) {
+		perror("mpsim");
+		abort();
+	}
+	head(mem, pv);
+	if (res)
+		rows(mem, sc->selector, start_clock_name(sc->clock), res);
+	for (c = 0; cr && c < cr->nr_cols; c++)
+		rows(mem, cr->cols[c]->selector,
+		     start_clock_name(cr->cols[c]->clock), &cr->runs[c]);
+	fclose(mem);
+	rc = write_whole(what, file, buf, len);
+	free(buf);
+	return rc;
+}
+
+/*
+ * One run or one comparison.  Output is built in memory and written only
+ * when complete, so bad input found late (selector arguments are checked
+ * when the run builds its selector) never leaves half a table on stdout.
+ */
+static int run_or_compare(int argc, char **argv, bool compare)
+{
+	char err[ERR_MAX], *buf = NULL;
+	struct compare_result cr;
+	struct provenance pv;
+	struct run_result res;
+	struct run_extra x = { 0 };
+	struct run_opts o;
+	size_t len = 0;
+	FILE *mem;
+	int r, rc = EXIT_OK;
+
+	static const char *const own_opts[] = {
+		"interval", "series", "lat_hist", NULL
+	};
+	static const char *const compare_opts[] = {
+		"columns", "interval", "series", "lat_hist", NULL
+	};
+	const char **run_opts;
+	const char *output;
+	struct trace_conf tc;
+	bool traced;
+
+	/* the trace options belong to run alone */
+	memset(&tc, 0, sizeof(tc));
+	if (!compare && trace_conf_parse(argc, argv, &tc, err))
+		return bad_input(err);
+	run_opts = opt_lists(own_opts, trace_option_names);
+	/* o is freed below whichever check fails */
+	memset(&o, 0, sizeof(o));
+	r = compare ? compare_refuse(argc, argv, err) : 0;
+	if (!r)
+		r = cli_parse_run(argc, argv, &o,
+				  compare ? compare_opts :
+				  (const char *const *)run_opts, err);
+	free(run_opts);
+	if (!r)
+		r = extra_parse(argc, argv, compare, o.format, &x, err);
+	/* one device's lines: compare runs several */
+	if (!r && compare && o.format == FMT_DMSETUP)
+		r = input_error(err, "--format=dmsetup: one run's device (use "
+				"mpsim run, not compare)");
+	if (r) {
+		cli_free_run(&o);
+		return bad_input(err);
+	}
+	traced = !compare && (tc.file || tc.blktrace);
+	x.watch.trace = traced ? &tc : NULL;
+	/* a single run shows fio's status line on a terminal */
+	x.watch.progress = !compare && isatty(STDERR_FILENO);
+	x.watch.dmsetup = !compare && o.format == FMT_DMSETUP;
+	if (compare)
+		r = compare_run_watched(&o.sc, o.seed, x.columns, &x.watch,
+					&cr, err);
+	else
+		r = run_scenario_watched(&o.sc, o.seed, &x.watch, &res, err);
+	if (r) {
+		mpsim_error("%s: %s", o.scenario_name, err);
+		cli_free_run(&o);
+		/* a trace that could not be written (-EIO) or a run that
+		 * cannot finish (-ERANGE) is a failed run */
+		return r == -EINVAL ? EXIT_BAD_INPUT : EXIT_FAILED;
+	}
+	if (compare) {
+		compare_warn(&o.sc, &cr);
+		compare_warn_cpus(argc, argv, &cr);
+		cli_warn_unread(argc, argv, &o.sc, true);
+	} else {
+		cli_warn_inert(argc, argv, &o.sc);
+		run_warn(&o.sc, &res, NULL);
+	}
+	mpsim_warn_release(true);	/* the input is good: its warnings */
+	pv.scenario = o.scenario_name;
+	pv.seed = o.seed;
+	pv.options = o.options;
+	if (x.series)
+		rc = side_file("--series", x.series, series_csv_head,
+			       series_csv, &pv, &o.sc, compare ? NULL : &res,
+			       compare ? &cr : NULL);
+	if (x.lat_hist && rc == EXIT_OK)
+		rc = side_file("--lat_hist", x.lat_hist, hist_csv_head,
+			       hist_csv, &pv, &o.sc, compare ? NULL : &res,
+			       compare ? &cr : NULL);
+	mem = open_memstream(&buf, &len);
+	if (!mem) {
+		perror("mpsim");
+		abort();
+	}
+	if (compare) {
+		report_compare(mem, o.format, &pv, &o.sc, &cr);
+		compare_free(&cr);
+	} else {
+		report_run(mem, o.format, &pv, &o.sc, &res);
+		run_result_free(&res);
+	}
+	fclose(mem);
+	output = o.output;
+	cli_free_run(&o);
+	if (rc != EXIT_OK) {
+		free(buf);
+		return rc;
+	}
+	return cli_emit_to(output, buf, len);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	return run_or_compare(argc, argv, false);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	return run_or_compare(argc, argv, true);
+}
+
+/*
+ * A built-in scenario's one-line summary: its first line, a comment
+ * "; NAME: what it is", without the comment mark and the name.
+ */
+static void scenario_summary(const char *text, char *out, size_t size)
+{
+	const char *p = text, *end = strchr(text, '\n'), *colon;
+
+	if (!end)
+		end = text + strlen(text);
+	while (p < end && (*p == ';' || *p == '#' || *p == ' '))
+		p++;
+	colon = memchr(p, ':', (size_t)(end - p));
+	if (colon && colon + 1 < end && colon[1] == ' ')
+		p = colon + 2;
+	snprintf(out, size, "%.*s", (int)(end - p), p);
+}
+
+int cmd_list(int argc, char **argv)
+{
+	const char *name;
+	unsigned i;
+
+	if (argc == 2 && !strcmp(argv[1], "selectors")) {
+		for (i = 0; i < ps_nr_types; i++)
+			printf("%-24s %-4s %s\n", ps_types[i]->name,
+			       ps_types[i]->alias, ps_types[i]->kernel_file);
+		return EXIT_OK;
+	}
+	if (argc == 2 && !strcmp(argv[1], "options")) {
+		/* the command line's own, then the scenario's and fio's
+		 * (same columns: name, walk value, options it needs) */
+		static const char *const own[][3] = {
+			{ "scenario", "dm-delay-sync", "" },
+			{ "job", "tests/jobs/batch.fio", "" },
+			{ "seed", "2", "" },
+			{ "format", "json", "" },
+			{ "columns", "st", "" },	/* compare only */
+			/* run only; they write beside the figures, by design
+			 * never change them (tests/trace.sh) */
+			{ "trace", "-", "" },
+			{ "trace-format", "-", "" },
+			{ "trace-from", "-", "" },
+			{ "trace-until", "-", "" },
+			{ "trace-count", "-", "" },
+			{ "blktrace", "-", "" },
+			{ "interval", "10ms", "--format=json" },
+			/* a side file each, stdout as it was */
+			{ "series", "-", "" },
+			{ "lat_hist", "-", "" },
+			{ "output-format", "json", "" },
+			{ "name", "w", "" },	/* fio's: the jobs it starts */
+			/* where the output goes, not what it says */
+			{ "output", "-", "" },
+		};
+
+		for (i = 0; i < ARRAY_SIZE(own); i++)
+			printf("%s\t%s\t%s\n", own[i][0], own[i][1],
+			       own[i][2]);
+		scenario_list_options(stdout);
+		return EXIT_OK;
+	}
+	if (argc == 2 && !strcmp(argv[1], "scenarios")) {
+		for (i = 0; (name = scenario_builtin_name(i)); i++) {
+			char line[160];
+
+			scenario_summary(scenario_builtin_text(name), line,
+					 sizeof(line));
+			printf("%-16s %s\n", name, line);
+		}
+		return EXIT_OK;
+	}
+	mpsim_error("list: say 'selectors', 'scenarios' or 'options'");
+	return EXIT_BAD_INPUT;
+}

@@ -1,0 +1,105 @@
+/*
+ * cli.h: the commands of the mpsim binary and the option handling they
+ * share.  mpsim.c holds only main(); each command lives in its own file
+ * so tests can call it directly.
+ *
+ * Exit status: 0 success, 1 a run could not complete (a check failed, an
+ * output could not be written), 2 bad input.
+ */
+#ifndef MPSIM_CLI_H
+#define MPSIM_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report.h"
+#include "input/scenario.h"
+
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_FAILED = 1,
+	EXIT_BAD_INPUT = 2,
+};
+
+/* What the options of a run or comparison resolve to. */
+struct run_opts {
+	struct scenario sc;
+	char scenario_name[256];	/* built-in name or file path */
+	uint64_t seed;
+	enum out_format format;
+	char *options;			/* the options as given, for provenance */
+	const char *output;		/* --output=FILE, or NULL: stdout */
+};
+
+/*
+ * Parse `--key=value` / `--key value` words: --scenario first (wherever
+ * it stands), then every other option in order, as scenario overrides.
+ * Returns 0 or -EINVAL with err set ("--iodepth: ...").  extra_ok lists
+ * option names (without dashes) a command handles itself; their values
+ * are left for it in argv order and skipped here (NULL for none).
+ */
+int cli_parse_run(int argc, char **argv, struct run_opts *o,
+		  const char *const *extra_ok, char *err);
+void cli_free_run(struct run_opts *o);
+/* ---- cli/cli-checks.c ---- */
+/* Whether argv (argv[0] the command) gives one of the NULL-ended names. */
+bool cli_has(int argc, char **argv, const char *const *names);
+/* --read_iolog on the command line drops the scenario's ramp_time and
+ * runtime, unless given too or the jobs come from a job file. */
+void replay_window(int argc, char **argv, struct scenario *sc,
+		   bool job_file);
+/* compare --selector, --clock, --kernel: -EINVAL with err saying why. */
+int compare_refuse(int argc, char **argv, char *err);
+/* compare's warnings: each column's (run_warn), and the HST columns of
+ * request mode being one run. */
+void compare_warn(const struct scenario *sc, const struct compare_result *cr);
+/* compare: the CPU options given, and no column that reads the CPU. */
+void compare_warn_cpus(int argc, char **argv, const struct compare_result *cr);
+/* Warn about options of the command line that the run's scenario leaves
+ * with nothing to do (--clock in request mode or for a selector that
+ * ignores the bio stamp, --hz and --uptime when nothing reads jiffies).
+ * run and sweep; compare's columns read jiffies and set the clock. */
+void cli_warn_inert(int argc, char **argv, const struct scenario *sc);
+/* The part of it that holds for every selector (compare's too). */
+void cli_warn_unread(int argc, char **argv, const struct scenario *sc,
+		     bool hst);
+
+/* Split "--key=value" or "--key" "value"; returns the number of words
+ * used (1 or 2), or -EINVAL. */
+int cli_option(int argc, char **argv, int i, const char **key, size_t *klen,
+	       const char **value, char *err);
+
+/* Write a finished in-memory output to stdout; returns an exit code. */
+int cli_emit(char *buf, size_t len);
+/* The same to the file path (NULL: stdout): written beside it and
+ * renamed, so the file is whole or untouched.  Frees buf. */
+int cli_emit_to(const char *path, char *buf, size_t len);
+
+int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+/* cli/published.c: the 2022 table beside mpsim's */
+int cmd_published(int argc, char **argv);
+/* `mpsim timers ...` (cli/timers-cmd.c); argv[0] is "timers".  Returns
+ * the exit status: 0, 1 if the classic variants ever disagree, 2 on bad
+ * input. */
+int cmd_timers(int argc, char **argv);
+
+/* Help texts (help.c): mpsim's, and each command's, to f. */
+void cli_usage(FILE *f);
+void help_run(FILE *f);
+void help_compare(FILE *f);
+void help_sweep(FILE *f);
+void help_merge(FILE *f);
+void help_list(FILE *f);
+void help_bench(FILE *f);
+void help_timers(FILE *f);	/* in timers-cmd.c, beside its options */
+void help_published(FILE *f);	/* in published.c */
+
+/* argv[0] of the mpsim process, for commands that print commands
+ * (sweep --list-runs); NULL when the commands are called from tests. */
+extern const char *mpsim_argv0;
+
+#endif

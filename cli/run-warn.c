@@ -1,0 +1,57 @@
+/*
+ * run-warn.c: what a finished run says on stderr about its own figures,
+ * so that none is silently empty or cut short: an empty measured window
+ * (and why), scripted path events the run ended before.
+ */
+#include <stdio.h>
+
+#include "sim/run.h"
+#include "sim/workload.h"
+
+/* The longest ramp_time, in seconds, for the messages. */
+static double ramp_s(const struct scenario *sc)
+{
+	sim_ns ramp, runtime;
+
+	job_window(sc, &ramp, &runtime);
+	return (double)ramp / 1e9;
+}
+
+void run_warn(const struct scenario *sc, const struct run_result *r,
+	      const char *label)
+{
+	const char *sep = label && *label ? ": " : "";
+	double ramp = ramp_s(sc);
+
+	if (!label)
+		label = "";
+	if (!r->total.ios) {
+		if (!r->window && ramp > 0)
+			mpsim_warn("%s%snothing was measured: every job "
+				   "finished inside ramp_time (%.3f s), "
+				   "before the measured window opened "
+				   "(shorten --ramp_time, or give the jobs "
+				   "more to do)", label, sep, ramp);
+		else if (r->failed || r->left_queued)
+			mpsim_warn("%s%snothing was measured: no I/O "
+				   "completed in the window (%llu failed to "
+				   "their jobs, %llu still held for a usable "
+				   "path or a group's pg_init at the end; see "
+				   "--fail, --reinstate, --queue_if_no_path, "
+				   "--pg_init_time)", label,
+				   sep, (unsigned long long)r->failed,
+				   (unsigned long long)r->left_queued);
+		else
+			mpsim_warn("%s%snothing was measured: no I/O "
+				   "completed in the %.3f s window (lengthen "
+				   "--runtime)", label, sep,
+				   (double)r->window / 1e9);
+	}
+	if (r->late_events)
+		mpsim_warn("%s%s%u scripted fail/reinstate event%s never "
+			   "ran: the run ended first, %.3f s after its start "
+			   "(its last job finished or its runtime ended); "
+			   "they change nothing", label, sep, r->late_events,
+			   r->late_events == 1 ? "" : "s",
+			   ramp + (double)r->window / 1e9);
+}

@@ -1,0 +1,309 @@
+/*
+ * sweep-file.c: a sweep's result file, written so that a crash at any
+ * moment leaves a valid file: locked while in use, each finished point
+ * appended with one write() and made durable, the sorted final file put
+ * in place by rename().  (The design is at the top of cli/sweep.c.)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sweep.h"
+
+static int sys_error(char *err, const char *path, const char *what)
+{
+	snprintf(err, ERR_MAX, "%s: %s: %s", path, what, strerror(errno));
+	return -EIO;
+}
+
+/* The directory part of path ("." when it has none), allocated. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *d;
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	d = xstrdup(path);
+	d[slash - path] = '\0';
+	return d;
+}
+
+/* A new directory entry (a created or renamed file) survives power loss
+ * only once its directory is synced. */
+static void fsync_dir(const char *path)
+{
+	char *d = dir_of(path);
+	int fd = open(d, O_RDONLY | O_DIRECTORY);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(d);
+}
+
+static int write_all(int fd, const char *p, size_t n, off_t off)
+{
+	while (n) {
+		ssize_t w = pwrite(fd, p, n, off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+		off += w;
+	}
+	return 0;
+}
+
+/* The whole file into memory (*buf allocated, NUL after the end);
+ * -1 with errno set, EFBIG beyond SWEEP_FILE_MAX. */
+static int read_all(int fd, char **buf, size_t *n)
+{
+	struct stat st;
+	size_t got = 0;
+
+	if (fstat(fd, &st))
+		return -1;
+	if ((uintmax_t)st.st_size > SWEEP_FILE_MAX) {
+		errno = EFBIG;
+		return -1;
+	}
+	*buf = xmalloc((size_t)st.st_size + 1);
+	while (got < (size_t)st.st_size) {
+		ssize_t r = pread(fd, *buf + got, (size_t)st.st_size - got,
+				  (off_t)got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	(*buf)[got] = '\0';
+	*n = got;
+	return 0;
+}
+
+/*
+ * An exclusive lock for the sweep's lifetime: two sweeps appending to one
+ * file would write points twice.  Waits a little, for the workers of a
+ * sweep that was just killed to die.
+ */
+static int lock_file(int fd)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		nanosleep(&ts, NULL);
+	}
+	errno = EWOULDBLOCK;
+	return -1;
+}
+
+int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
+{
+	struct sweep_block *b;
+	size_t n, valid, i;
+	char *buf = NULL, *d, *tmp;
+	long nb;
+	int r;
+
+	memset(so, 0, sizeof(*so));
+	so->fd = -1;
+	so->off = xcalloc(sw->nr_points, sizeof(*so->off));
+	so->len = xcalloc(sw->nr_points, sizeof(*so->len));
+	so->in_order = true;
+	if (!sw->output)
+		return 0;
+	so->path = xstrdup(sw->output);
+	d = dir_of(so->path);
+	if (mkdir(d, 0777) && errno != EEXIST) {
+		r = sys_error(err, d, "cannot create the directory");
+		free(d);
+		return r;
+	}
+	free(d);
+	/* a directory, FIFO or device is no file to append points to (and
+	 * the sorted file would be renamed over it) */
+	r = check_output_file(so->path, err);
+	if (r)
+		return r;
+	so->fd = open(so->path, O_RDWR | O_CREAT, 0666);
+	if (so->fd < 0)
+		return sys_error(err, so->path, "cannot open");
+	if (lock_file(so->fd))
+		return errno == EWOULDBLOCK ?
+			input_error(err, "%s: another sweep is writing it",
+				    so->path) :
+			sys_error(err, so->path, "cannot lock");
+	/* a final rewrite that a crash cut short leaves FILE.tmp behind;
+	 * FILE itself is intact, and the lock says no one else writes it */
+	tmp = xmalloc(strlen(so->path) + 5);
+	sprintf(tmp, "%s.tmp", so->path);
+	unlink(tmp);
+	free(tmp);
+	if (read_all(so->fd, &buf, &n))
+		return errno == EFBIG ?
+			input_error(err, "%s: larger than %zu MiB, the limit "
+				    "of a sweep result file", so->path,
+				    SWEEP_FILE_MAX >> 20) :
+			sys_error(err, so->path, "cannot read");
+	nb = sweep_scan(sw, so->path, buf, n, &b, &valid, err);
+	free(buf);
+	if (nb < 0)
+		return (int)nb;
+	for (i = 0; i < (size_t)nb; i++) {
+		so->off[b[i].point] = b[i].off;
+		so->len[b[i].point] = (uint32_t)b[i].len;
+		so->present++;
+		if (i && b[i].point < b[i - 1].point)
+			so->in_order = false;
+	}
+	so->last = nb ? b[nb - 1].point : 0;
+	free(b);
+	if (valid < n) {
+		/* a point torn by a crash, or a head never finished */
+		if (valid && !mpsim_quiet)
+			mpsim_error("%s: dropping %zu bytes of an unfinished "
+				    "point at the end", so->path, n - valid);
+		if (ftruncate(so->fd, (off_t)valid) || fsync(so->fd))
+			return sys_error(err, so->path, "cannot truncate");
+	}
+	so->end = valid;
+	if (!valid) {
+		if (write_all(so->fd, sw->head, sw->head_len, 0) ||
+		    fsync(so->fd))
+			return sys_error(err, so->path, "cannot write");
+		fsync_dir(so->path);
+		so->end = sw->head_len;
+	}
+	return 0;
+}
+
+int sweep_out_add(struct sweep_out *so, const struct sweep *sw, uint64_t k,
+		  const char *blk, size_t len, char *err)
+{
+	if (so->present && k < so->last)
+		so->in_order = false;
+	if (!so->present || k > so->last)
+		so->last = k;
+	if (so->fd < 0) {
+		so->mem = xrealloc(so->mem, so->mem_len + len);
+		memcpy(so->mem + so->mem_len, blk, len);
+		so->off[k] = so->mem_len;
+		so->mem_len += len;
+	} else {
+		/* one write(): a crash tears at most this block, which the
+		 * next run's scan drops; fsync before it counts as done */
+		if (write_all(so->fd, blk, len, (off_t)so->end) ||
+		    fsync(so->fd))
+			return sys_error(err, so->path, "cannot write");
+		so->off[k] = so->end;
+		so->end += len;
+	}
+	so->len[k] = (uint32_t)len;
+	so->present++;
+	return 0;
+}
+
+int sweep_write_sorted(const char *path, const struct sweep *sw,
+		       const char *const *blk, const uint32_t *len, char *err)
+{
+	size_t pl = strlen(path);
+	char *tmp = xmalloc(pl + 5);
+	uint64_t k;
+	FILE *f;
+	int fd, r = 0;
+
+	memcpy(tmp, path, pl);
+	memcpy(tmp + pl, ".tmp", 5);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd < 0) {
+		r = sys_error(err, tmp, "cannot create");
+		free(tmp);
+		return r;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		perror("mpsim: fdopen");
+		abort();
+	}
+	fwrite(sw->head, 1, sw->head_len, f);
+	for (k = 0; k < sw->nr_points; k++)
+		if (len[k])
+			fwrite(blk[k], 1, len[k], f);
+	if (fflush(f) || ferror(f) || fsync(fd))
+		r = sys_error(err, tmp, "cannot write");
+	if (fclose(f) && !r)
+		r = sys_error(err, tmp, "cannot write");
+	if (!r && rename(tmp, path))
+		r = sys_error(err, path, "cannot rename the finished file to");
+	if (r)
+		unlink(tmp);
+	else
+		fsync_dir(path);
+	free(tmp);
+	return r;
+}
+
+int sweep_out_finish(struct sweep_out *so, const struct sweep *sw, char *err)
+{
+	const char **blk;
+	char *buf = NULL;
+	uint64_t k;
+	size_t n;
+	int r = 0;
+
+	if (so->present < sw->nr_selected)
+		return 0;
+	if (so->fd >= 0 && so->in_order)
+		return 0;		/* already the final file */
+	if (so->fd >= 0 && read_all(so->fd, &buf, &n))
+		return sys_error(err, so->path, "cannot read");
+	blk = xcalloc(sw->nr_points, sizeof(*blk));
+	for (k = 0; k < sw->nr_points; k++)
+		if (so->len[k])
+			blk[k] = (so->fd >= 0 ? buf : so->mem) + so->off[k];
+	if (so->fd >= 0) {
+		r = sweep_write_sorted(so->path, sw, blk, so->len, err);
+	} else {
+		fwrite(sw->head, 1, sw->head_len, stdout);
+		for (k = 0; k < sw->nr_points; k++)
+			if (so->len[k])
+				fwrite(blk[k], 1, so->len[k], stdout);
+		if (fflush(stdout) || ferror(stdout))
+			r = sys_error(err, "stdout", "cannot write");
+	}
+	free(blk);
+	free(buf);
+	return r;
+}
+
+void sweep_out_close(struct sweep_out *so)
+{
+	if (so->fd >= 0)
+		close(so->fd);
+	free(so->path);
+	free(so->off);
+	free(so->len);
+	free(so->mem);
+	memset(so, 0, sizeof(*so));
+	so->fd = -1;
+}

@@ -1,0 +1,607 @@
+/*
+ * sweep-setup.c: the sweep command line: its own options, the run options
+ * and their values, the points they multiply into, and each point's
+ * options resolved (and checked) as a single run's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "selectors/ksource.h"
+#include "selectors/selector.h"
+#include "sim/rng.h"
+#include "sweep.h"
+
+/* Options of the sweep itself; the rest are run options. */
+static const char *const own_keys[] = {
+	"output", "jobs", "list-runs", "slurm", "point", "seed", "reps",
+	"format", "output-format",
+};
+
+/* Options that change where or how a sweep runs, not what it finds: they
+ * stay out of the file's identity (the first line). */
+static const char *const placement_keys[] = {
+	"output", "jobs", "list-runs", "slurm", "point",
+};
+
+/* Run options that have a fixed column (aliases included). */
+static const char *const fixed_keys[] = {
+	"scenario", "selector", "clock", "mode", "hz", "iodepth", "depth",
+	"numjobs", "bs", "blocksize", "rw", "readwrite", "selector_source",
+	"selector-source",
+};
+
+#define IN(key, list)	str_in_list(key, list, ARRAY_SIZE(list))
+
+uint64_t sweep_rep_seed(uint64_t seed, unsigned r)
+{
+	return r ? rng_mix(seed ^ rng_mix(r)) : seed;
+}
+
+/* ---- shell words ---- */
+
+/* Characters no POSIX shell treats specially inside a word. */
+static bool shell_safe(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!(s[i] >= 'a' && s[i] <= 'z') && !(s[i] >= 'A' && s[i] <= 'Z') &&
+		    !(s[i] >= '0' && s[i] <= '9') && !strchr("_-.,/:=@%+", s[i]))
+			return false;
+	return true;
+}
+
+static void append(char **s, size_t *len, const char *p, size_t n)
+{
+	*s = xrealloc(*s, *len + n + 1);
+	memcpy(*s + *len, p, n);
+	*len += n;
+	(*s)[*len] = '\0';
+}
+
+/* `--key=value` keeps --key= outside the quotes, for people reading it. */
+void shell_quote(char **s, size_t *len, const char *word)
+{
+	const char *eq = strchr(word, '=');
+	const char *p;
+
+	if (shell_safe(word, strlen(word))) {
+		append(s, len, word, strlen(word));
+		return;
+	}
+	if (!strncmp(word, "--", 2) && eq && shell_safe(word, (size_t)(eq - word))) {
+		append(s, len, word, (size_t)(eq - word) + 1);
+		word = eq + 1;
+	}
+	append(s, len, "'", 1);
+	for (p = word; *p; p++) {
+		if (*p == '\'')
+			append(s, len, "'\\''", 4);
+		else
+			append(s, len, p, 1);
+	}
+	append(s, len, "'", 1);
+}
+
+int shell_split(const char *line, char ***words)
+{
+	const char *p = line;
+	char *w = NULL;
+	size_t wl = 0;
+	int n = 0;
+
+	*words = NULL;
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		w = xstrdup("");
+		wl = 0;
+		while (*p && *p != ' ' && *p != '\t') {
+			const char *q;
+
+			if (*p == '\'') {
+				q = strchr(p + 1, '\'');
+				if (!q)
+					goto bad;
+				append(&w, &wl, p + 1, (size_t)(q - p - 1));
+				p = q + 1;
+			} else if (*p == '\\' && p[1]) {
+				append(&w, &wl, p + 1, 1);
+				p += 2;
+			} else {
+				append(&w, &wl, p, 1);
+				p++;
+			}
+		}
+		*words = xrealloc(*words, (size_t)(n + 1) * sizeof(**words));
+		(*words)[n++] = w;
+		w = NULL;
+	}
+	return n;
+bad:
+	free(w);
+	while (n > 0)
+		free((*words)[--n]);
+	free(*words);
+	*words = NULL;
+	return -EINVAL;
+}
+
+/* ---- the command line ---- */
+
+/* "--key=value", or "--key" for a bare flag (value NULL). */
+static char *option_word(const char *key, const char *value)
+{
+	size_t n = strlen(key) + (value ? strlen(value) : 0) + 4;
+	char *s = xmalloc(n);
+
+	if (value)
+		snprintf(s, n, "--%s=%s", key, value);
+	else
+		snprintf(s, n, "--%s", key);
+	return s;
+}
+
+static int option_count(const char *opt, const char *val, uint64_t max,
+		       uint64_t *out, char *err)
+{
+	char *end;
+
+	if (!val || !*val || strchr(val, ','))
+		return input_error(err, "%s: takes one whole number", opt);
+	*out = strtoull(val, &end, 10);
+	if (*end || *val == '-' || *out < 1 || *out > max)
+		return input_error(err, "%s: '%s' is not a whole number from 1 to %llu",
+				   opt, val, (unsigned long long)max);
+	return 0;
+}
+
+/* -j N, -jN (also --jobs=N): workers. */
+static int parse_jobs(struct sweep *sw, const char *opt, const char *val,
+		      char *err)
+{
+	uint64_t v;
+	int r = option_count(opt, val, 4096, &v, err);
+
+	sw->jobs = (unsigned)v;
+	return r;
+}
+
+/* The --point selection: a list or range of point numbers. */
+static int parse_points(struct sweep *sw, const char *val, char *err)
+{
+	char **items, *end;
+	int i, n;
+
+	sw->selected = xcalloc(sw->nr_points, 1);
+	if (!val)
+		return input_error(err, "--point: needs point numbers (0 to %llu)",
+				   (unsigned long long)sw->nr_points - 1);
+	n = sweep_values("point", val, true, &items, err);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		uint64_t k = strtoull(items[i], &end, 10);
+
+		if (*end || !*items[i] || items[i][0] == '-') {
+			input_error(err, "--point: '%s' is not a point number",
+				    items[i]);
+			break;
+		}
+		if (k >= sw->nr_points) {
+			input_error(err, "--point: %llu is past the last point "
+				    "(this sweep has %llu, 0 to %llu)",
+				    (unsigned long long)k,
+				    (unsigned long long)sw->nr_points,
+				    (unsigned long long)sw->nr_points - 1);
+			break;
+		}
+		if (!sw->selected[k])
+			sw->nr_selected++;
+		sw->selected[k] = 1;
+	}
+	sweep_values_free(items, (unsigned)n);
+	return i < n ? -EINVAL : 0;
+}
+
+/* A run option: its values become a dimension of the sweep. */
+static int add_run_opt(struct sweep *sw, const char *key, const char *val,
+		       char *err)
+{
+	struct sweep_opt *o;
+	char **items;
+	unsigned i;
+	int n;
+
+	for (i = 0; i < sw->nr_opt; i++)
+		if (!strcmp(sw->opt[i].key, key))
+			return input_error(err, "--%s: given twice", key);
+	n = sweep_values(key, val, sweep_key_numeric(key), &items, err);
+	if (n < 0)
+		return n;
+	sw->opt = xrealloc(sw->opt, (sw->nr_opt + 1) * sizeof(*sw->opt));
+	o = &sw->opt[sw->nr_opt++];
+	o->key = xstrdup(key);
+	o->vals = items;
+	o->nr_vals = (unsigned)n;
+	o->column = n > 1 && !IN(key, fixed_keys);
+	if (sw->nr_points * (uint64_t)n > SWEEP_MAX_POINTS)
+		return input_error(err, "--%s: the sweep would have more than %d "
+				   "points", key, SWEEP_MAX_POINTS);
+	sw->nr_points *= (uint64_t)n;
+	return 0;
+}
+
+static int parse_option(struct sweep *sw, const char *name, const char *val,
+			const char **point, bool *have_point, char *err)
+{
+	uint64_t v;
+
+	if (val && strpbrk(val, "\n\r"))
+		return input_error(err, "--%s: a value may not hold a line break",
+				   name);
+	if (!IN(name, own_keys))
+		return add_run_opt(sw, name, val, err);
+	if (!strcmp(name, "output")) {
+		if (!val || !*val)
+			return input_error(err, "--output: needs a file name");
+		free(sw->output);
+		sw->output = xstrdup(val);
+	} else if (!strcmp(name, "jobs")) {
+		return parse_jobs(sw, "--jobs", val, err);
+	} else if (!strcmp(name, "list-runs")) {
+		sw->list_runs = true;
+		free(sw->runs_dir);
+		sw->runs_dir = val && *val ? xstrdup(val) : NULL;
+	} else if (!strcmp(name, "slurm")) {
+		sw->slurm = true;
+		sw->slurm_tasks = 0;
+		if (!val)
+			return 0;
+		if (option_count("--slurm", val, SWEEP_MAX_POINTS, &v, err))
+			return -EINVAL;
+		sw->slurm_tasks = (unsigned)v;
+	} else if (!strcmp(name, "point")) {
+		*point = val;
+		*have_point = true;
+	} else if (!strcmp(name, "seed")) {
+		char *end;
+
+		if (!val || !*val || strchr(val, ',') || strstr(val, ".."))
+			return input_error(err, "--seed: takes one value "
+					   "(replications: --reps)");
+		sw->seed = strtoull(val, &end, 10);
+		if (*end || *val == '-')
+			return input_error(err, "--seed: '%s' is not an unsigned "
+					   "integer", val);
+	} else if (!strcmp(name, "reps")) {
+		if (option_count("--reps", val, 1000000, &v, err))
+			return -EINVAL;
+		sw->reps = (unsigned)v;
+	} else if (!strcmp(name, "format") || !strcmp(name, "output-format")) {
+		/* --output-format is fio's name; json is the one both know */
+		if (val && !strcmp(val, "csv") && !strcmp(name, "format"))
+			sw->format = FMT_CSV;
+		else if (val && !strcmp(val, "json"))
+			sw->format = FMT_JSON;
+		else
+			return input_error(err, "--%s: a sweep writes csv or "
+					   "json, not '%s'", name, val ? val : "");
+	}
+	return 0;
+}
+
+int sweep_parse(struct sweep *sw, int argc, char **argv, char *err)
+{
+	const char *point = NULL;
+	bool have_point = false;
+	size_t cl = 0;
+	char **w;
+	int i, nw = 1, used, r = 0;
+
+	memset(sw, 0, sizeof(*sw));
+	sw->seed = 1;
+	sw->reps = 1;
+	sw->format = FMT_CSV;
+	sw->nr_points = 1;
+	sw->cmdline = xstrdup("");
+
+	/* -j first: cli_option would take "-j" for the value of a flag */
+	w = xcalloc((size_t)argc + 1, sizeof(*w));
+	w[0] = argc ? argv[0] : (char *)"sweep";
+	for (i = 1; i < argc && !r; i++) {
+		if (!strcmp(argv[i], "-j"))
+			r = parse_jobs(sw, "-j", i + 1 < argc ? argv[++i] : NULL,
+				       err);
+		else if (!strncmp(argv[i], "-j", 2))
+			r = parse_jobs(sw, "-j", argv[i] + 2, err);
+		else
+			w[nw++] = argv[i];
+	}
+	for (i = 1; i < nw && !r; i += used) {
+		const char *key, *val;
+		char name[64], *word;
+		size_t klen;
+
+		used = cli_option(nw, w, i, &key, &klen, &val, err);
+		if (used < 0) {
+			r = used;
+			break;
+		}
+		if (!klen || klen >= sizeof(name)) {
+			r = input_error(err, "unexpected argument '%s'", w[i]);
+			break;
+		}
+		memcpy(name, key, klen);
+		name[klen] = '\0';
+		r = parse_option(sw, name, val, &point, &have_point, err);
+		if (r || IN(name, placement_keys))
+			continue;
+		/* the identity: every other option, as --key=value */
+		word = option_word(strcmp(name, "output-format") ? name :
+				   "format", val);
+		if (cl)
+			append(&sw->cmdline, &cl, " ", 1);
+		shell_quote(&sw->cmdline, &cl, word);
+		free(word);
+	}
+	free(w);
+	if (r)
+		return r;
+	if (have_point)
+		return parse_points(sw, point, err);
+	sw->selected = xcalloc(sw->nr_points, 1);
+	memset(sw->selected, 1, sw->nr_points);
+	sw->nr_selected = sw->nr_points;
+	return 0;
+}
+
+/* ---- points ---- */
+
+/* Is the selector happy with the scenario's arguments?  run_scenario()
+ * would find out only when the point runs. */
+static int check_selector(const struct scenario *sc, char *err)
+{
+	const struct ps_type *t;
+	struct path_selector ps;
+	struct ps_path *paths, **pp;
+	char why[ERR_MAX];
+	unsigned i, n = 0;
+	int r;
+
+	t = ps_type_of(sc->selector, sc->selector_source, err);
+	if (!t)
+		return -EINVAL;
+	/* the machine the run would give it (sim/mpath.c) */
+	memset(&ps, 0, sizeof(ps));
+	ps.nr_cpu_ids = sc->ncpus;
+	ps.nr_node_ids = sc->numa_nodes;
+	ps.hz = sc->hz;
+	r = ps_init(&ps, t, sc->selector_args, why);
+	if (r)
+		return input_error(err, "--selector_args: %s", why);
+	paths = xcalloc(sc->nr_paths, sizeof(*paths));
+	pp = xcalloc(sc->nr_paths, sizeof(*pp));
+	for (i = 0; i < sc->nr_paths; i++) {
+		paths[i].name = sc->paths[i].name;
+		paths[i].index = i;
+		r = ps_add_path(&ps, &paths[i], sc->paths[i].path_args, err);
+		if (r) {
+			snprintf(why, sizeof(why), "%s", err);
+			input_error(err, "path %s: %s", sc->paths[i].name, why);
+			break;
+		}
+		pp[n++] = &paths[i];
+	}
+	ps_exit(&ps, pp, n);
+	free(pp);
+	free(paths);
+	return r;
+}
+
+/* Point k is a number in mixed radix, one digit per option, the last
+ * option's digit the least significant. */
+const char *sweep_point_value(const struct sweep *sw, unsigned i, uint64_t k)
+{
+	unsigned j;
+
+	for (j = sw->nr_opt - 1; j > i; j--)
+		k /= sw->opt[j].nr_vals;
+	return sw->opt[i].vals[k % sw->opt[i].nr_vals];
+}
+
+static char *point_word(const struct sweep *sw, unsigned i, uint64_t k)
+{
+	return option_word(sw->opt[i].key, sweep_point_value(sw, i, k));
+}
+
+int sweep_point_opts(const struct sweep *sw, uint64_t k, struct run_opts *o,
+		     char *err)
+{
+	char **argv = xcalloc(sw->nr_opt + 2, sizeof(*argv));
+	unsigned i;
+	int r;
+
+	argv[0] = xstrdup("sweep");
+	for (i = 0; i < sw->nr_opt; i++)
+		argv[i + 1] = point_word(sw, i, k);
+	r = cli_parse_run((int)sw->nr_opt + 1, argv, o, NULL, err);
+	if (!r)
+		r = check_selector(&o->sc, err);
+	if (!r)
+		cli_warn_inert((int)sw->nr_opt + 1, argv, &o->sc);
+	if (r)
+		cli_free_run(o);
+	for (i = 0; i <= sw->nr_opt; i++)
+		free(argv[i]);
+	free(argv);
+	return r;
+}
+
+/* "sweep point 3 (--iodepth=4 --clock=ktime)" for messages: the point
+ * and the swept options' values there. */
+static void point_desc(const struct sweep *sw, uint64_t k, char *buf,
+		       size_t size)
+{
+	char *words = xstrdup("");
+	size_t len = 0;
+	unsigned i;
+
+	for (i = 0; i < sw->nr_opt; i++) {
+		char *w;
+
+		if (sw->opt[i].nr_vals < 2)
+			continue;
+		w = point_word(sw, i, k);
+		if (len)
+			append(&words, &len, " ", 1);
+		append(&words, &len, w, strlen(w));
+		free(w);
+	}
+	snprintf(buf, size, len ? "sweep point %llu (%s)" : "sweep point %llu%s",
+		 (unsigned long long)k, words);
+	free(words);
+}
+
+static const struct sweep_paths *intern_paths(struct sweep *sw,
+					      const struct scenario *sc)
+{
+	struct sweep_paths *p;
+	unsigned i, j;
+
+	for (i = 0; i < sw->nr_plist; i++) {
+		p = sw->plist[i];
+		if (p->nr != sc->nr_paths)
+			continue;
+		for (j = 0; j < p->nr && !strcmp(p->name[j], sc->paths[j].name); j++)
+			;
+		if (j == p->nr)
+			return p;
+	}
+	p = xcalloc(1, sizeof(*p));
+	p->nr = sc->nr_paths;
+	p->name = xcalloc(p->nr, sizeof(*p->name));
+	for (j = 0; j < p->nr; j++)
+		snprintf(p->name[j], sizeof(p->name[j]), "%s", sc->paths[j].name);
+	sw->plist = xrealloc(sw->plist, (sw->nr_plist + 1) * sizeof(*sw->plist));
+	sw->plist[sw->nr_plist++] = p;
+	return p;
+}
+
+/*
+ * Warnings (a synchronous ioengine capping iodepth, say) would repeat
+ * once per point: while the points are checked, stderr goes to a
+ * temporary file, and each distinct line is shown once afterwards.
+ */
+struct warn_capture {
+	FILE *tmp;
+	int saved;		/* the real stderr */
+};
+
+static void capture_begin(struct warn_capture *c)
+{
+	c->tmp = NULL;
+	c->saved = -1;
+	if (mpsim_quiet)
+		return;
+	fflush(stderr);
+	c->tmp = tmpfile();
+	c->saved = c->tmp ? dup(STDERR_FILENO) : -1;
+	if (c->saved < 0 || dup2(fileno(c->tmp), STDERR_FILENO) < 0) {
+		if (c->saved >= 0)
+			close(c->saved);
+		if (c->tmp)
+			fclose(c->tmp);
+		c->tmp = NULL;
+		c->saved = -1;
+	}
+}
+
+static void capture_end(struct warn_capture *c)
+{
+	char **seen = NULL, *line = NULL;
+	size_t nseen = 0, cap = 0, i;
+
+	if (!c->tmp)
+		return;
+	fflush(stderr);
+	dup2(c->saved, STDERR_FILENO);
+	close(c->saved);
+	rewind(c->tmp);
+	while (getline(&line, &cap, c->tmp) > 0) {
+		for (i = 0; i < nseen && strcmp(seen[i], line); i++)
+			;
+		if (i < nseen)
+			continue;
+		fputs(line, stderr);
+		seen = xrealloc(seen, (nseen + 1) * sizeof(*seen));
+		seen[nseen++] = xstrdup(line);
+	}
+	for (i = 0; i < nseen; i++)
+		free(seen[i]);
+	free(seen);
+	free(line);
+	fclose(c->tmp);
+}
+
+int sweep_prepare(struct sweep *sw, char *err)
+{
+	struct warn_capture wc;
+	char why[ERR_MAX], desc[160];
+	struct run_opts o;
+	uint64_t k;
+	int r = 0;
+
+	sw->pt = xcalloc(sw->nr_points, sizeof(*sw->pt));
+	capture_begin(&wc);
+	for (k = 0; k < sw->nr_points && !r; k++) {
+		if (!sw->selected[k])
+			continue;
+		r = sweep_point_opts(sw, k, &o, why);
+		if (r) {
+			point_desc(sw, k, desc, sizeof(desc));
+			input_error(err, "%s: %s", desc, why);
+			break;
+		}
+		sw->pt[k].prefix = sweep_row_prefix(sw, k, &o);
+		sw->pt[k].paths = intern_paths(sw, &o.sc);
+		cli_free_run(&o);
+	}
+	capture_end(&wc);
+	if (!r)
+		sweep_head(sw);
+	return r;
+}
+
+void sweep_free(struct sweep *sw)
+{
+	uint64_t k;
+	unsigned i;
+
+	for (i = 0; i < sw->nr_opt; i++) {
+		free(sw->opt[i].key);
+		sweep_values_free(sw->opt[i].vals, sw->opt[i].nr_vals);
+	}
+	free(sw->opt);
+	if (sw->pt)
+		for (k = 0; k < sw->nr_points; k++)
+			free(sw->pt[k].prefix);
+	free(sw->pt);
+	for (i = 0; i < sw->nr_plist; i++) {
+		free(sw->plist[i]->name);
+		free(sw->plist[i]);
+	}
+	free(sw->plist);
+	free(sw->selected);
+	free(sw->output);
+	free(sw->runs_dir);
+	free(sw->cmdline);
+	free(sw->head);
+	memset(sw, 0, sizeof(*sw));
+}

@@ -1,0 +1,235 @@
+/*
+ * sweep.h: batch sweeps over lists of option values (`mpsim sweep`) and
+ * the merge of their per-point files (`mpsim merge`).  How the pieces fit
+ * (file format, resume, workers, runs beyond one machine) is written out
+ * at the top of cli/sweep.c.
+ */
+#ifndef MPSIM_SWEEP_H
+#define MPSIM_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "report.h"
+
+/* Most points one sweep may have (the product of its options' values). */
+#define SWEEP_MAX_POINTS	100000
+/* The largest result file read back (merge, resuming a sweep): 1 GiB,
+ * some 10 KiB for each of SWEEP_MAX_POINTS points. */
+#define SWEEP_FILE_MAX		((size_t)1 << 30)
+
+int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+
+/* ---- the value grammar (cli/sweep-grammar.c) ---- */
+
+/*
+ * Expand one option's value into its items.  The value is a comma list;
+ * on a numeric key each item may also be a range of whole numbers with an
+ * optional unit common to its ends: A..B (step 1), A..B+S (arithmetic, S
+ * in the same unit), A..B*F (geometric, F >= 2): "1..128*2", "4k..64k*2",
+ * "10ms..50ms+10ms".  On other keys ".." is plain text (--scenario=../x).
+ * A NULL value (a bare --flag) is one NULL item.
+ *
+ * Returns the number of items (>= 1) with *items allocated (free with
+ * sweep_values_free), or -EINVAL with err naming --key.
+ */
+int sweep_values(const char *key, const char *value, bool numeric,
+		 char ***items, char *err);
+void sweep_values_free(char **items, unsigned n);
+
+/* True for the run options whose values are numbers (ranges allowed). */
+bool sweep_key_numeric(const char *key);
+
+/* ---- confidence intervals (cli/ci.c) ---- */
+
+/*
+ * Mean of x[0..n) and the half-width of its 95% confidence interval from
+ * Student's t: t(0.975, n-1) * sd / sqrt(n), sd with n-1 in the
+ * denominator.  Returns n: with n == 0 neither is set, with n == 1 only
+ * the mean.
+ */
+size_t ci95(const double *x, size_t n, double *mean, double *half);
+
+/* ---- the sweep and its points (cli/sweep-setup.c) ---- */
+
+/* One run option of the sweep command line and its values. */
+struct sweep_opt {
+	char *key;		/* option name, without dashes */
+	char **vals;		/* its items, in order; NULL item = bare flag */
+	unsigned nr_vals;
+	bool column;		/* swept and not a fixed column: a column of
+				   its own, after rw */
+};
+
+/* Path names of a point's scenario, shared by the points that agree. */
+struct sweep_paths {
+	unsigned nr;
+	char (*name)[32];	/* table order, as run_result's names */
+};
+
+/* What a point's rows must look like, for checking files. */
+struct sweep_point {
+	char *prefix;		/* row text before the path field (NULL when
+				   this command does not run the point) */
+	const struct sweep_paths *paths;
+};
+
+struct sweep {
+	struct sweep_opt *opt;		/* run options, command-line order */
+	unsigned nr_opt;
+	uint64_t nr_points;		/* product of the options' item counts */
+	uint64_t seed;			/* --seed, default 1 */
+	unsigned reps;			/* --reps, default 1 */
+	enum out_format format;		/* FMT_CSV (default) or FMT_JSON */
+	char *output;			/* --output; NULL writes stdout */
+	unsigned jobs;			/* -j; 0 until resolved */
+	bool list_runs;			/* --list-runs[=DIR] */
+	char *runs_dir;			/* its DIR (NULL: derived from output) */
+	bool slurm;			/* --slurm[=TASKS]: write a batch script */
+	unsigned slurm_tasks;		/* its TASKS (0: the default) */
+	uint8_t *selected;		/* per point: this command runs it */
+	uint64_t nr_selected;
+	char *cmdline;			/* the options that decide the results,
+					   normalised and shell-quoted */
+	char *head;			/* what a result file starts with */
+	size_t head_len;
+	struct sweep_point *pt;		/* per point, after sweep_prepare() */
+	struct sweep_paths **plist;	/* distinct path lists */
+	unsigned nr_plist;
+};
+
+/*
+ * Parse the words of `mpsim sweep` (argv[0] is the command's name).
+ * Returns 0, or -EINVAL with err naming the option.
+ */
+int sweep_parse(struct sweep *sw, int argc, char **argv, char *err);
+
+/* Resolve every selected point through cli_parse_run (the validation of a
+ * single run, plus the selector's own argument checks), and build the
+ * rows' prefixes and the file's head.  -EINVAL names the point. */
+int sweep_prepare(struct sweep *sw, char *err);
+
+void sweep_free(struct sweep *sw);
+
+/* The value option i takes at point k (the last option varies fastest). */
+const char *sweep_point_value(const struct sweep *sw, unsigned i, uint64_t k);
+
+/* The run options of point k (a scenario ready to run). */
+int sweep_point_opts(const struct sweep *sw, uint64_t k, struct run_opts *o,
+		     char *err);
+
+/* The seed of replication r: --seed itself for r = 0 (so a point with one
+ * replication is `mpsim run` with the same options), a mix of the seed and
+ * r after that.  The same at every point: common random numbers. */
+uint64_t sweep_rep_seed(uint64_t seed, unsigned r);
+
+/* Shell-quote one word (appended to *s, which grows). */
+void shell_quote(char **s, size_t *len, const char *word);
+/* Split a line of shell_quote()d words; returns the count, with *words
+ * allocated (free each and the array), or -EINVAL. */
+int shell_split(const char *line, char ***words);
+
+/* ---- rows: the output contract (cli/sweep-rows.c) ---- */
+
+/* The column header line (CSV) or the meta line (JSON) and the comment
+ * line: what every file of this sweep starts with. */
+void sweep_head(struct sweep *sw);
+
+/* The row prefix of point k, from its resolved options. */
+char *sweep_row_prefix(const struct sweep *sw, uint64_t k,
+		       const struct run_opts *o);
+
+/* What a point's runs left out, for the sweep's warnings. */
+#define SWEEP_NOTE_EMPTY	1u	/* a run measured no I/O */
+#define SWEEP_NOTE_LATE_EVENTS	2u	/* scripted events never ran */
+
+/* Run point k (all replications); *blk gets its rows (malloc'd), *notes
+ * the SWEEP_NOTE_* of its runs. */
+int sweep_run_point(const struct sweep *sw, uint64_t k, char **blk,
+		    size_t *len, uint32_t *notes, char *err);
+
+/* Read the first line of a sweep file (either format): the version of
+ * mpsim that wrote it and its options (*cmdline allocated).  Returns 0,
+ * or -EINVAL when it is not a sweep file's first line. */
+int sweep_head_parse(const char *buf, size_t n, char *version, size_t vsize,
+		     char **cmdline);
+
+/* A point's block as found in a file: bytes [off, off+len). */
+struct sweep_block {
+	uint64_t point;
+	size_t off, len;
+};
+
+/*
+ * Check a whole file's bytes against sw: its head, then complete blocks of
+ * selected points.  Stops at the first bytes that are not a complete block
+ * (a torn tail): *valid_end is where the kept content ends.  Returns the
+ * number of blocks (*blocks allocated, in file order), or -EINVAL with err
+ * when the file belongs to something else or holds a point twice or a
+ * point this command does not run.
+ */
+long sweep_scan(const struct sweep *sw, const char *name, const char *buf,
+		size_t n, struct sweep_block **blocks, size_t *valid_end,
+		char *err);
+
+/* ---- the output file (cli/sweep-file.c) ---- */
+
+struct sweep_out {
+	int fd;			/* the output, locked; -1 writing stdout */
+	char *path;
+	uint64_t end;		/* bytes of valid content in the file */
+	uint64_t *off;		/* per point: its block's offset (file or mem) */
+	uint32_t *len;		/* per point: its block's length, 0 = missing */
+	uint64_t present;	/* selected points done */
+	bool in_order;		/* file = head + blocks in point order */
+	uint64_t last;		/* highest point present */
+	char *mem;		/* stdout: the blocks, in finishing order */
+	size_t mem_len;
+};
+
+/* Open (create, lock, check, repair a torn tail of) sw->output, or set up
+ * for stdout.  Returns 0, -EINVAL (err: not this sweep's file, or in use)
+ * or -EIO (err: a system error); sweep_out_close() it in every case. */
+int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err);
+/* Record point k's block: one write() and an fsync() of the file. */
+int sweep_out_add(struct sweep_out *so, const struct sweep *sw, uint64_t k,
+		  const char *blk, size_t len, char *err);
+/* With every selected point present: write the final file, sorted by
+ * point (a temporary file renamed over it), or stdout. */
+int sweep_out_finish(struct sweep_out *so, const struct sweep *sw, char *err);
+void sweep_out_close(struct sweep_out *so);
+
+/* Write head + the present blocks in point order to path atomically:
+ * blk[k]/len[k] per point (len 0: missing). */
+int sweep_write_sorted(const char *path, const struct sweep *sw,
+		       const char *const *blk, const uint32_t *len, char *err);
+
+/* Where the per-point (--list-runs) or per-task (--slurm) files go: DIR
+ * of --list-runs=DIR, else the output's name with ".points" for its
+ * extension (results/depth.csv -> results/depth.points). */
+char *sweep_runs_dir(const struct sweep *sw);
+
+/* ---- a Slurm job array (cli/sweep-slurm.c) ---- */
+
+/* `mpsim sweep ... --slurm[=TASKS]`: print the batch script that runs the
+ * sweep as a Slurm job array and merges its tasks' files.  Returns an exit
+ * code (EXIT_BAD_INPUT, with a message, for options it cannot honour). */
+int sweep_slurm(const struct sweep *sw);
+
+/* ---- workers (cli/sweep-pool.c) ---- */
+
+/* Called in the parent as each point finishes; non-zero stops the pool. */
+typedef int (*sweep_done_fn)(void *ctx, uint64_t k, const char *blk,
+			     size_t len);
+
+/* Run the points todo[0..n) on up to `jobs` forked workers, which close
+ * private_fd (the locked result file; -1 for none).  Returns an exit
+ * code: EXIT_OK, EXIT_FAILED (a worker died, done() failed) or
+ * EXIT_BAD_INPUT (a point was refused). */
+int sweep_pool(const struct sweep *sw, const uint64_t *todo, uint64_t n,
+	       unsigned jobs, int private_fd, sweep_done_fn done, void *ctx);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * trace-log.c: the decision trace's records, as JSON lines
+ * ({"t":ns,"ev":"map",...}) or, with --trace-format=text, one
+ * human-readable line each ("0.001234567 map io=3 ... | sdd: hst=1024").
+ * Only integers and path names are written, so a record is exact and the
+ * same options give the same bytes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "sim/trace-out.h"
+
+struct trace_log {
+	FILE *f;
+	char *path, *tmp;	/* final name, name written to */
+	bool text;
+	bool first_item;	/* the next list item is the first */
+};
+
+struct trace_log *tlog_open(const char *file, bool text, char *err)
+{
+	struct trace_log *l;
+	char why[ERR_MAX];
+	size_t n = strlen(file) + 8;
+
+	/* the log is renamed over FILE at the end: never over a device
+	 * (run as root, --trace=/dev/null replaced /dev/null) */
+	if (check_output_file(file, why)) {
+		snprintf(err, ERR_MAX, "--trace: %.200s", why);
+		return NULL;
+	}
+	l = xcalloc(1, sizeof(*l));
+	l->path = xstrdup(file);
+	l->tmp = xmalloc(n);
+	snprintf(l->tmp, n, "%s.tmp", file);
+	l->text = text;
+	l->f = fopen(l->tmp, "w");
+	if (!l->f) {
+		snprintf(err, ERR_MAX, "--trace: cannot create '%.180s': %s",
+			 l->tmp, strerror(errno));
+		free(l->tmp);
+		free(l->path);
+		free(l);
+		return NULL;
+	}
+	/* a 10 s run is some 600 000 I/Os: write in large blocks */
+	setvbuf(l->f, NULL, _IOFBF, 1 << 20);
+	return l;
+}
+
+int tlog_close(struct trace_log *l, bool ok, char *err)
+{
+	int r = 0;
+
+	if (ferror(l->f) | fclose(l->f)) {
+		if (ok)
+			snprintf(err, ERR_MAX, "--trace: writing '%.180s' failed",
+				 l->tmp);
+		ok = false;
+		r = -EIO;
+	}
+	if (ok && rename(l->tmp, l->path)) {
+		snprintf(err, ERR_MAX, "--trace: cannot rename '%.180s': %s",
+			 l->tmp, strerror(errno));
+		ok = false;
+		r = -EIO;
+	}
+	if (!ok)
+		remove(l->tmp);
+	free(l->tmp);
+	free(l->path);
+	free(l);
+	return r;
+}
+
+void tlog_begin(struct trace_log *l, sim_ns t, const char *ev)
+{
+	if (l->text)
+		fprintf(l->f, "%llu.%09llu %s",
+			(unsigned long long)(t / NSEC_PER_SEC),
+			(unsigned long long)(t % NSEC_PER_SEC), ev);
+	else
+		fprintf(l->f, "{\"t\":%llu,\"ev\":\"%s\"",
+			(unsigned long long)t, ev);
+}
+
+void tlog_u64(struct trace_log *l, const char *key, uint64_t v)
+{
+	fprintf(l->f, l->text ? " %s=%llu" : ",\"%s\":%llu", key,
+		(unsigned long long)v);
+}
+
+void tlog_i64(struct trace_log *l, const char *key, int64_t v)
+{
+	fprintf(l->f, l->text ? " %s=%lld" : ",\"%s\":%lld", key,
+		(long long)v);
+}
+
+void tlog_str(struct trace_log *l, const char *key, const char *v)
+{
+	if (l->text) {
+		fprintf(l->f, " %s=%s", key, v ? v : "-");
+		return;
+	}
+	fprintf(l->f, ",\"%s\":", key);
+	if (v)
+		json_string(l->f, v);
+	else
+		fputs("null", l->f);
+}
+
+void tlog_words(struct trace_log *l, const char *words)
+{
+	const char *w = words, *eq, *end;
+
+	while (*w) {
+		while (*w == ' ')
+			w++;
+		if (!*w)
+			break;
+		eq = strchr(w, '=');
+		end = strchr(w, ' ');
+		if (!end)
+			end = w + strlen(w);
+		if (!eq || eq > end) {
+			/* status words are "key=value": anything else is a
+			 * selector bug, not input */
+			fprintf(stderr, "mpsim: bug: trace status word '%.*s'\n",
+				(int)(end - w), w);
+			abort();
+		}
+		if (l->text)
+			fprintf(l->f, " %.*s", (int)(end - w), w);
+		else
+			fprintf(l->f, ",\"%.*s\":%.*s", (int)(eq - w), w,
+				(int)(end - eq - 1), eq + 1);
+		w = end;
+	}
+}
+
+void tlog_list_begin(struct trace_log *l, const char *key)
+{
+	l->first_item = true;
+	if (!l->text)
+		fprintf(l->f, ",\"%s\":[", key);
+}
+
+void tlog_item_begin(struct trace_log *l, const char *name)
+{
+	if (l->text) {
+		fprintf(l->f, " | %s:", name);
+	} else {
+		fputs(l->first_item ? "{\"path\":" : ",{\"path\":", l->f);
+		json_string(l->f, name);
+	}
+	l->first_item = false;
+}
+
+void tlog_item_end(struct trace_log *l)
+{
+	if (!l->text)
+		fputc('}', l->f);
+}
+
+void tlog_list_end(struct trace_log *l)
+{
+	if (!l->text)
+		fputc(']', l->f);
+}
+
+void tlog_end(struct trace_log *l)
+{
+	fputs(l->text ? "\n" : "}\n", l->f);
+}

@@ -1,0 +1,426 @@
+/*
+ * scenario.h: one simulated experiment, as read from a scenario file (an
+ * ini file in the style of fio job files; the README's "Scenario
+ * files") and then overridden from the command line.  A struct scenario is plain data: the
+ * run (sim/run.c) builds the simulation from it and never changes it.
+ *
+ * Units inside: times in ns, sizes in bytes, rates per second.
+ */
+#ifndef MPSIM_SCENARIO_H
+#define MPSIM_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "selectors/cpumask.h"
+#include "sim/clock.h"
+#include "sim/sim.h"
+
+#define NAME_MAX_LEN	32
+#define ARGS_MAX_LEN	128
+#define SOURCE_MAX_LEN	1024
+#define SCENARIO_MAX_PATHS	256	/* [path] sections of a scenario */
+#define TABLE_MAX_LEN	1024	/* a `table =` line */
+
+enum mp_mode {
+	MODE_BIO,		/* bio-based dm-mpath: stamps as --clock says */
+	MODE_REQUEST,		/* request-based: stamps at device dispatch */
+};
+
+enum dist_kind {
+	DIST_FIXED,		/* fixed:MEAN */
+	DIST_EXP,		/* exp:MEAN */
+	DIST_UNIFORM,		/* uniform:LO,HI */
+	DIST_LOGNORMAL,		/* lognormal:MEAN,CV */
+	DIST_GAMMA,		/* gamma:MEAN,CV */
+};
+
+/* A service-time distribution, all times in ns. */
+struct dist {
+	enum dist_kind kind;
+	double mean;		/* mean in ns (uniform: (lo+hi)/2) */
+	double lo, hi;		/* uniform bounds in ns */
+	double cv;		/* coefficient of variation: the parameter of
+				   lognormal and gamma, filled for every kind */
+};
+
+/* dm-delay's due time for a delayed bio (docs/kernel-model.md §7.2, §7.6). */
+enum delay_expiry {
+	EXPIRY_JIFFIES,		/* jiffies + msecs_to_jiffies(ms): mainline */
+	EXPIRY_NS,		/* ktime + ms: §7.6's patch, kthread mode */
+};
+
+/* How dm-delay's kthread waits between polls (docs/kernel-model.md §7.4). */
+enum delay_poll {
+	POLL_SLEEP,		/* 6.16+: fsleep(min(1 ms, min_delay/8)) */
+	POLL_BUSY,		/* 6.7-6.15: a cond_resched() loop */
+};
+
+/*
+ * A dm-delay target stacked over a path's device (docs/kernel-model.md §7), in the
+ * table's terms: whole milliseconds per class, 0 = pass straight through.
+ * All three 0: no layer at all.
+ */
+struct delay_conf {
+	unsigned read_ms;		/* read class: all but writes */
+	unsigned write_ms;		/* write class */
+	unsigned flush_ms;		/* flush class: follows write_ms, as the
+					   6-word table has it, unless set */
+	bool flush_given;		/* flush_delay= set (9-word table) */
+	enum delay_expiry expiry;
+	enum delay_poll poll;		/* kthread_poll= */
+};
+
+/* One [path NAME] section. */
+struct path_conf {
+	char name[NAME_MAX_LEN];	/* section name, e.g. "sdd" */
+	unsigned slots;			/* parallel service slots; 0 = unbounded */
+	struct dist service;		/* per-I/O service time */
+	sim_ns latency;			/* fixed delay in front of the queue */
+	uint64_t bandwidth;		/* bytes/s added as per-byte cost; 0 = none */
+	bool request_stats;		/* queue keeps block stats (QUEUE_FLAG_STATS):
+					   request mode stamps dispatch, else 0 */
+	char path_args[ARGS_MAX_LEN];	/* per-path selector args, kernel words */
+	char dev[16];			/* dev = MAJ:MIN, how a table names it;
+					   "" none */
+	unsigned prio;			/* multipathd's path priority (ALUA:
+					   50 optimized, 10 non-optimized);
+					   default 1, the const prioritizer */
+	struct delay_conf delay;	/* dm-delay layer over the device */
+};
+
+/* The wheel dm-delay's timer mode arms its timer on (docs/kernel-model.md §8). */
+enum timer_wheel {
+	WHEEL_LEVELS,		/* v4.8+ non-cascading wheel */
+	WHEEL_CLASSIC,		/* <= v4.7 cascading wheel */
+};
+
+/*
+ * A scripted `fail = PATH at TIME` or `reinstate = PATH at TIME` of
+ * [multipath].  These accumulate (every line is one event) instead of
+ * keeping the last value as every other option does.
+ */
+struct path_event {
+	char path[NAME_MAX_LEN];	/* the path's name ("" for a message) */
+	char msg[NAME_MAX_LEN];		/* `message = WORDS at TIME`: the
+					   dmsetup message's words, else "" */
+	sim_ns at;			/* after the run's start (uptime) */
+	bool reinstate;			/* else fail */
+	unsigned line;			/* line in the scenario file; 0: given
+					   on the command line */
+};
+
+enum rw_mode {
+	RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW,
+	RW_TRIM, RW_RANDTRIM, RW_TRIMWRITE, RW_RANDTRIMWRITE,
+};
+
+/*
+ * fio's data directions, in fio's order (its enum fio_ddir): what an I/O
+ * does, and the index of fio's per-direction options ("bs=4k,64k" is 4k
+ * reads, 64k writes and trims).  A sync is a flush: no data, written.
+ */
+enum fio_ddir {
+	DDIR_READ, DDIR_WRITE, DDIR_TRIM, DDIR_SYNC, DDIR_NR,
+};
+#define DDIR_RWDIR_CNT	3		/* directions with block sizes */
+
+#define BSSPLIT_MAX	64		/* fio's bssplit entries per direction */
+#define IOLOG_PATH_MAX	1024		/* longest read_iolog= path */
+
+/*
+ * The block sizes of one direction: a fixed size (min == max), a range
+ * (bsrange: multiples of min up to max), or a weighted split (bssplit,
+ * nr_split > 0, percentages adding up to 100).
+ */
+struct bs_conf {
+	uint32_t min, max;		/* bytes */
+	unsigned nr_split;		/* bssplit entries; 0: none */
+	uint32_t split_bs[BSSPLIT_MAX];	/* their sizes, ascending (fio sorts) */
+	uint8_t split_perc[BSSPLIT_MAX];	/* their percentages */
+};
+
+/* What thinktime_blocks counts (fio's thinktime_blocks_type). */
+enum think_type {
+	THINK_COMPLETE,		/* completed I/Os (fio's default) */
+	THINK_ISSUE,		/* issued I/Os */
+};
+
+enum rate_process {
+	RATE_LINEAR,		/* fio's default: evenly spaced arrivals */
+	RATE_POISSON,		/* exponential inter-arrival times */
+};
+
+/*
+ * fio's I/O engines that mpsim accepts.  The asynchronous ones keep
+ * iodepth I/Os in flight; the synchronous ones have one I/O in flight
+ * whatever iodepth says (fio: "queue depth will be capped at 1").
+ */
+enum ioengine {
+	IOENGINE_PSYNC,		/* fio's default on Linux */
+	IOENGINE_SYNC,
+	IOENGINE_PVSYNC,
+	IOENGINE_PVSYNC2,
+	IOENGINE_VSYNC,
+	IOENGINE_LIBAIO,
+	IOENGINE_IO_URING,
+	IOENGINE_POSIXAIO,
+};
+
+/*
+ * One fio job section ([global] values are folded into every job defined
+ * after them, as fio does).  Options accepted without a field, because
+ * they change nothing in a simulation: direct (no page cache is
+ * modelled), filename (there are no files).
+ */
+struct job_conf {
+	char name[NAME_MAX_LEN];	/* section name, or name= */
+	enum rw_mode rw;		/* rw= / readwrite= */
+	unsigned rwmixread;		/* % reads for rw/randrw; default 50 */
+	uint64_t bs;			/* bytes per I/O; default 4096 */
+	unsigned iodepth;		/* iodepth= as given; default 1 (in
+					   effect: job_iodepth()) */
+	unsigned numjobs;		/* clones of this job; default 1 */
+	uint64_t number_ios;		/* I/Os per job clone; 0 = no limit */
+	sim_ns runtime;			/* 0 = no limit; fio counts it after
+					   ramp_time (the ramp adds to it) */
+	sim_ns ramp_time;		/* excluded from statistics */
+	double rate_iops;		/* open loop when > 0 (per job clone) */
+	enum rate_process rate_process;
+	enum ioengine ioengine;		/* default libaio (fio's is psync) */
+	uint64_t size;			/* bytes per clone before the job ends,
+					   unless time_based; 0 = no limit */
+	bool time_based;		/* run for runtime even once size is
+					   done */
+
+	/* fio's further options, workloads/fio-opts.c; meanings in README */
+	struct bs_conf bsd[DDIR_RWDIR_CNT]; /* bs/bsrange/bssplit per direction
+					   (bs above is bsd[DDIR_READ].min) */
+	sim_ns thinktime;		/* stall after thinktime_blocks I/Os */
+	sim_ns thinktime_spin;		/* ... of which spent spinning */
+	sim_ns thinktime_iotime;	/* or after this much I/O time */
+	unsigned thinktime_blocks;	/* 0: not given (fio's default 1) */
+	enum think_type thinktime_blocks_type;
+	unsigned iodepth_batch;		/* iodepth_batch_submit; default 1, 0:
+					   iodepth */
+	unsigned iodepth_batch_complete_min; /* default 1 */
+	unsigned iodepth_batch_complete_max; /* 0: = _min */
+	unsigned iodepth_low;		/* refill below this; 0: iodepth */
+	int randrepeat;			/* -1 unset (draws follow --seed), 0, 1 */
+	bool randseed_set;		/* randseed= given */
+	uint64_t randseed;
+	bool stonewall;			/* start once every job above is done */
+	bool new_group;			/* a new reporting group (fio's
+					   groupid), as stonewall starts one */
+	bool group_reporting;		/* report the group's clones as one */
+	sim_ns startdelay, startdelay_max; /* start after; a range draws */
+	unsigned loops;			/* size-bounded job repeated; default 1 */
+	uint64_t io_size;		/* bytes to move; 0: size */
+	char read_iolog[IOLOG_PATH_MAX]; /* replayed fio iolog; "": none */
+	bool replay_no_stall;		/* ignore the log's timing */
+	unsigned replay_time_scale;	/* % of the logged rate; default 100 */
+	unsigned replay_skip;		/* 1 << fio_ddir not replayed */
+	struct ps_cpumask cpus;		/* cpus_allowed= / cpumask= */
+	bool cpus_set;			/* ... given; else every CPU */
+};
+
+/* multipathd's path_grouping_policy (multipath.conf(5)). */
+enum pg_policy {
+	PGP_MULTIBUS,		/* all paths in one group (mpsim's default) */
+	PGP_FAILOVER,		/* one path per group */
+	PGP_GROUP_BY_PRIO,	/* one group per prio value */
+};
+
+/* multipathd's failback (multipath.conf(5)). */
+enum failback {
+	FAILBACK_MANUAL,	/* never switch back (multipathd's default) */
+	FAILBACK_IMMEDIATE,	/* switch to the best group once it has a path */
+	FAILBACK_FOLLOWOVER,	/* ... only when its first path comes back */
+	FAILBACK_DEFERRED,	/* ... failback_secs after a path comes back */
+};
+
+/* multipathd's no_path_retry (multipath.conf(5)). */
+enum no_path_retry {
+	NPR_UNSET,		/* the table's queue_if_no_path decides */
+	NPR_QUEUE,		/* queue for ever */
+	NPR_FAIL,		/* fail at once */
+	NPR_COUNT,		/* queue for npr_count checker intervals */
+};
+
+struct scenario {
+	char name[64];			/* built-in name or file path */
+
+	/* [multipath] */
+	enum mp_mode mode;
+	char selector[NAME_MAX_LEN];	/* kernel name or alias */
+	char selector_args[ARGS_MAX_LEN]; /* table words without the count */
+	char selector_source[SOURCE_MAX_LEN]; /* a kernel file run as the
+					   selector (ksource.h); "": none */
+	enum start_clock clock;
+	unsigned hz;
+	sim_ns uptime;			/* uptime when the run starts */
+	bool queue_if_no_path;
+	unsigned kernel;		/* kernel= as major*1000+minor, 0 unset */
+	bool select_sched_clock;	/* select_path reads sched_clock (HST
+					   5.8-5.17), not ktime (5.18+) */
+	struct sched_clock sched;	/* that clock, relative to ktime */
+	enum timer_wheel timer_wheel;	/* dm-delay timer mode's wheel */
+	sim_ns workqueue_latency;	/* kdelayd: work queued to work run */
+	unsigned ncpus;			/* simulated CPUs (nr_cpu_ids) */
+	unsigned numa_nodes;		/* NUMA nodes they are split over */
+	/* the target's table (input/table.h): a dmsetup line, "" for the
+	   short form above; then mode, queue_if_no_path and selector are
+	   the table's */
+	char table[TABLE_MAX_LEN];
+	char hw_handler[NAME_MAX_LEN];	/* short form's hardware_handler */
+	unsigned pg_init_retries;	/* short form's features; 0 none */
+	unsigned pg_init_delay_msecs;	/* PG_INIT_DELAY_DEFAULT: none */
+	sim_ns pg_init_time;		/* the handler's activation of a path
+					   (scsi_dh_activate to pg_init_done) */
+	/* multipathd (sim/multipathd.c) */
+	enum pg_policy pg_policy;
+	enum failback failback;
+	unsigned failback_secs;		/* FAILBACK_DEFERRED */
+	enum no_path_retry no_path_retry;
+	unsigned npr_count;		/* NPR_COUNT */
+	sim_ns polling_interval;	/* multipathd's checker tick (5 s) */
+	struct path_event *events;	/* fail=/reinstate=/message=, in
+					   given order */
+	unsigned nr_events;
+
+	struct path_conf *paths;
+	unsigned nr_paths;
+	struct job_conf *jobs;
+	unsigned nr_jobs;
+};
+
+/*
+ * Defaults: bio mode, historical-service-time, ktime, HZ=250, 3600 s,
+ * queue_if_no_path off, the levels timer wheel, no workqueue latency; no
+ * paths, no jobs and no path events.
+ */
+void scenario_init(struct scenario *sc);
+/* Frees the paths, jobs and path events and leaves sc empty (safe to
+ * call twice). */
+void scenario_free(struct scenario *sc);
+/* Deep copy (the comparison table runs one copy per column). */
+void scenario_copy(struct scenario *dst, const struct scenario *src);
+
+/*
+ * Read a scenario from ini text.  `origin` names the text in messages
+ * ("my.ini" gives "my.ini:12: ...") and becomes sc->name.  sc is
+ * initialised here (it must hold no allocations).  Text without job
+ * sections gets one job, "default", with the [global] values; an option
+ * given twice keeps its last value (as in fio), except fail= and
+ * reinstate=, which accumulate.  A path event naming no [path] section
+ * is an error at its line.  Returns 0, or -EINVAL with err set and sc
+ * left empty.
+ */
+int scenario_parse(struct scenario *sc, const char *text, const char *origin,
+		   char *err);
+
+/* Read a scenario file from disk: at most 1 MiB of text (missing,
+ * unreadable, too large or binary -> -EINVAL). */
+int scenario_load_file(struct scenario *sc, const char *path, char *err);
+
+/*
+ * Replace sc's jobs with those of a fio job file (--job=FILE.fio): fio's
+ * format and defaults (ioengine=psync, randrepeat=1), job sections and
+ * [global] only.  sc keeps its [multipath] and paths.  Returns 0, or
+ * -EINVAL with err = "FILE:LINE: ..." and sc unchanged.
+ */
+int scenario_load_jobs(struct scenario *sc, const char *path, char *err);
+/* The same from fio job text (the jobs of fio's command line, --name);
+ * origin names it in messages. */
+int scenario_load_job_text(struct scenario *sc, const char *text,
+			   const char *origin, char *err);
+/* Whether a command-line key is a job option (fio's or mpsim's) rather
+ * than a [multipath] or [path] one: fio's --name gives it to one job. */
+bool scenario_key_is_job(const char *key);
+
+/* The jobs of fio job-file text as scenario_load_jobs() reads them from a
+ * file: a scenario holding jobs only (sc initialised here). */
+int scenario_parse_fio(struct scenario *sc, const char *text,
+		       const char *origin, char *err);
+
+/* Load a built-in scenario by name ("hst-bio-mpath"). */
+int scenario_load_builtin(struct scenario *sc, const char *name, char *err);
+
+/*
+ * Apply one command-line override (`--key=value`, key without dashes;
+ * value NULL for a bare `--time_based`): multipath keys set the
+ * [multipath] value, fio keys set it in every job (adding the default
+ * job first when there is none).  `depth` is accepted for `iodepth`.
+ * The values go through the same code as the file's.  [path] options
+ * are refused (they differ per path), but for the dm-delay ones, which
+ * are set on every path.  Returns 0, or -EINVAL with a
+ * message that names --key ("--clock: unknown clock 'x' ...").
+ */
+int scenario_set(struct scenario *sc, const char *key, const char *value,
+		 char *err);
+
+/*
+ * Final checks once overrides are in (zero paths, no jobs, HZ, a job that
+ * never ends, ...).  Warns, as fio does, when a synchronous ioengine caps
+ * an iodepth above 1.
+ */
+int scenario_validate(const struct scenario *sc, char *err);
+
+/* The iodepth a job runs at: 1 for a synchronous ioengine, else iodepth. */
+unsigned job_iodepth(const struct job_conf *j);
+/* True for fio's synchronous engines (sync, psync, vsync, pvsync, pvsync2). */
+bool ioengine_sync(enum ioengine e);
+/* fio's names, for reports: "libaio", "randwrite". */
+const char *ioengine_name(enum ioengine e);
+const char *rw_name(enum rw_mode rw);
+/* fio's direction names (its JSON's keys): "read", "write", "trim", "sync". */
+const char *fio_ddir_name(unsigned d);
+
+/*
+ * ---- unit parsing, shared with the command line ----
+ *
+ * Numbers are decimal, may have up to 9 decimals when the result is whole
+ * ("1.5k" = 1536, "2.5ms"), and must fit in 64 bits.  Each returns 0, or
+ * -EINVAL with a message in err that quotes the value but not the key.
+ */
+
+/* Sizes in bytes, fio's suffixes (case ignored, trailing b optional):
+ * k m g t p = powers of 1024; kib mib gib tib pib = powers of 1000, as
+ * fio's default kb_base=1024 has them.  parse_size wants >= 1,
+ * parse_bytes allows 0. */
+int parse_size(const char *s, uint64_t *out, char *err);
+int parse_bytes(const char *s, uint64_t *out, char *err);
+/* Durations: ns, us/usec, ms/msec, s/sec, m/min (minutes, as fio), h, d,
+ * case ignored ("100us", "2ms", "10s").  A bare number is taken in
+ * default_unit ns; with default_unit 0 only a bare 0 is accepted. */
+int parse_duration(const char *s, sim_ns default_unit, sim_ns *out, char *err);
+/* Counts with fio's int suffixes k m g t p = powers of 1024 (fio parses
+ * number_ios, iodepth and rate_iops so: number_ios=1k is 1024 I/Os). */
+int parse_uint(const char *s, uint64_t *out, char *err);
+/* A count in [lo, hi] with fio's int suffixes (parse_uint), as unsigned. */
+int parse_count(const char *v, unsigned lo, unsigned hi, unsigned *out,
+		char *err);
+/* Booleans: 1/0, on/off, true/false, yes/no (case ignored). */
+int parse_bool(const char *s, bool *out, char *err);
+/* Distributions, times with a unit, CV > 0: "fixed:1ms", "exp:100us",
+ * "uniform:50us,150us", "lognormal:100us,0.5", "gamma:100us,0.5".
+ * Fills mean, lo/hi (uniform; fixed: both = mean) and cv for every kind
+ * (fixed 0, exp 1, uniform its own). */
+int parse_dist(const char *s, struct dist *d, char *err);
+
+/*
+ * Every option the command line takes into a scenario (this file's table
+ * and fio's, workloads/fio-opts.c), one line each: name (a [path] one as
+ * path.NAME.KEY), a value that changes the built-in scenario's result or
+ * is warned about, and the options that value needs ("" for none),
+ * tab-separated.  For the option walk, tests/options.sh.
+ */
+void scenario_list_options(FILE *f);
+
+/* The i-th built-in scenario's name (i = 0, 1, ...), NULL past the last. */
+const char *scenario_builtin_name(unsigned i);
+/* A built-in scenario's ini text, NULL for an unknown name. */
+const char *scenario_builtin_text(const char *name);
+
+#endif
