@@ -46,9 +46,9 @@ done
 # ... and every option the program's tables accept: [path] keys as words
 # (--path.NAME.KEY), the others as --key; the table must be found, or
 # the loop would check nothing
-grep -q '^	{ "[a-z_]*", SEC_[A-Z]*' "$top/sim/scenario-options.c" && ok ||
+grep -q '^	{ "[a-z_]*", SEC_[A-Z]*' "$top/input/scenario-options.c" && ok ||
 	no "no option table in input/scenario-options.c"
-for k in $(grep -o '^	{ "[a-z_]*", SEC_[A-Z]*' "$top/sim/scenario-options.c" | tr -d '{",	' |
+for k in $(grep -o '^	{ "[a-z_]*", SEC_[A-Z]*' "$top/input/scenario-options.c" | tr -d '{",	' |
     sed 's/ SEC_/:/') $(grep -o '^	{ "[a-z_]*", \(0\|FO_FLAG\)' \
     "$top/workloads/fio-opts.c" | cut -d'"' -f2 | sed 's/$/:JOB/'); do
 	key=${k%%:*}
