@@ -25,7 +25,8 @@ cd "$top"
 sed -n 's/^##\{1,2\} \([0-9][0-9.]*[0-9]\)[. ].*/\1/p; s/^##\{1,2\} \([0-9]\)\. .*/\1/p' \
     "$model" | sort -u >"$tmp/sections"
 
-# the text files of the tree (figures, build output and git left out)
+# the text files of the tree (figures, build output, git and the fuzz
+# corpus, which is input data however it reads, left out)
 files() {
 	if git rev-parse --git-dir >/dev/null 2>&1; then
 		git ls-files --cached --others --exclude-standard
@@ -34,7 +35,7 @@ files() {
 	fi
 }
 files | grep -v -e '\.png$' -e '\.svg$' -e '^tests/check-citations\.sh$' \
-    >"$tmp/files"
+    -e '^tests/fuzz/corpus/' >"$tmp/files"
 
 # every § with the word before it on its line: FILE:LINE:WORD §N
 : >"$tmp/cites"
