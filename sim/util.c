@@ -26,6 +26,8 @@ int mpsim_quiet;
 /* "mpsim: " prefix, the message with its control characters escaped, and
  * one newline, in one write so that concurrent workers do not interleave. */
 static void print_line(FILE *out, const char *prefix, const char *fmt,
+		       va_list ap) __attribute__((format(printf, 3, 0)));
+static void print_line(FILE *out, const char *prefix, const char *fmt,
 		       va_list ap)
 {
 	char msg[1024], line[4 * sizeof(msg) + 32];
