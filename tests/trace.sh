@@ -136,6 +136,16 @@ refuse 2 --trace=x.jsonl --trace-from=2ms --trace-until=1ms
 refuse 2 --trace=x.jsonl --trace-from=5
 refuse 2 --trace=x.jsonl --selector_args=2000
 refuse 1 --trace=no-such-dir/x.jsonl
+# a target of the wrong kind is bad input, found before the run: nothing
+# is created beside it
+mkdir -p adir
+mkfifo afifo
+touch afile
+refuse 2 --trace=adir --trace-count=1
+if [ ! -e adir.tmp ]; then ok; else bad "--trace=adir created adir.tmp"; fi
+refuse 2 --trace=afifo
+refuse 2 --trace=/dev/null
+refuse 2 --trace=x.jsonl --blktrace=afile
 set +e
 "$mpsim" compare --trace=x.jsonl >out.txt 2>err.txt
 rc=$?
