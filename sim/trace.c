@@ -215,6 +215,11 @@ int tracer_close(struct sim *s, bool ok, char *err)
 
 	if (!t)
 		return 0;
+	/* an empty trace says so, as an empty measurement does */
+	if (ok && !t->ios)
+		mpsim_warn("%s followed no I/O: none was submitted in the "
+			   "window of --trace-from and --trace-until",
+			   t->log ? "--trace" : "--blktrace");
 	if (t->log)
 		r = tlog_close(t->log, ok, err);
 	if (t->blk) {

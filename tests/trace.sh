@@ -146,6 +146,10 @@ if [ ! -e adir.tmp ]; then ok; else bad "--trace=adir created adir.tmp"; fi
 refuse 2 --trace=afifo
 refuse 2 --trace=/dev/null
 refuse 2 --trace=x.jsonl --blktrace=afile
+# a window that follows no I/O says so (an empty measurement is not silent)
+"$mpsim" run --trace=e.jsonl --trace-from=50ms --runtime=10ms --ramp_time=0 >out.txt 2>err.txt
+if grep -q '^mpsim: warning: .*trace.*no I/O' err.txt; then ok; else bad "an empty trace window gave no warning: $(cat err.txt)"; fi
+
 set +e
 "$mpsim" compare --trace=x.jsonl >out.txt 2>err.txt
 rc=$?
