@@ -70,6 +70,13 @@ for o in --interval=1s --series=s.csv; do
 	    sweep "$o" --iodepth=1,2
 done
 
+# control characters in a file name or a value are escaped one way,
+# \n, \t, \xHH, whichever message echoes them
+expect_prefix 2 'mpsim: ./no\nfile: No such file' --scenario="$(printf './no\nfile')"
+expect_prefix 2 "mpsim: --bs: unknown size unit in '4k\\x1b[31m'" \
+    --bs="$(printf '4k\033[31m')"
+expect_prefix 2 'mpsim: --seed: '"'"'1\t2'"'" --seed="$(printf '1\t2')"
+
 # merge says what it could not read as every message of merge does
 expect_prefix 2 "mpsim: merge: no-such-file: No such file" \
     merge --output="$tmp/merged.csv" no-such-file
