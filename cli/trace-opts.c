@@ -66,9 +66,10 @@ int trace_conf_parse(int argc, char **argv, struct trace_conf *c, char *err)
 				return r;
 			if (parse_duration(val, 0, &v, why))
 				return input_error(err, "--%s: %s", name, why);
-			if (name[6] == 'f')
+			if (name[6] == 'f') {
 				c->from = v;
-			else
+				c->from_set = true;
+			} else
 				c->until = v;
 			bounds = true;
 		} else if (!strcmp(name, "trace-count")) {

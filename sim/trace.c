@@ -179,6 +179,11 @@ int tracer_open(struct sim *s, const struct trace_conf *c, unsigned nr_io,
 
 	t->s = s;
 	t->c = *c;
+	/* by default the I/Os of the measured window, whose figures the
+	 * trace's counts are to match: the ramp is left out unless
+	 * --trace-from asks for it (--trace-from=0: the whole run) */
+	if (!c->from_set)
+		t->c.from = s->stats_from - s->start;
 	t->io = xcalloc(nr_io, sizeof(*t->io));
 	if (c->blktrace) {
 		r = blk_open(t, err);
