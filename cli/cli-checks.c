@@ -221,10 +221,48 @@ void cli_warn_inert(int argc, char **argv, const struct scenario *sc)
 }
 
 /*
+ * The options that follow one run: a trace (its file, format and bounds)
+ * and, for a sweep, a series and a latency histogram too.  compare and
+ * sweep run many; they refuse these with the reason, not as unknown.
+ */
+static const struct {
+	const char *key, *why;
+	bool series;		/* compare takes it (one file per column) */
+} one_run[] = {
+	{ "trace", "a trace follows one run (mpsim run --trace=FILE)", false },
+	{ "trace-format", "a trace follows one run (mpsim run --trace=FILE)", false },
+	{ "trace-from", "a trace follows one run (mpsim run --trace=FILE)", false },
+	{ "trace-until", "a trace follows one run (mpsim run --trace=FILE)", false },
+	{ "trace-count", "a trace follows one run (mpsim run --trace=FILE)", false },
+	{ "blktrace", "a trace follows one run (mpsim run --blktrace=DIR)", false },
+	{ "interval", "a series follows one run (mpsim run "
+	  "--interval=DURATION)", true },
+	{ "series", "a series follows one run (mpsim run --series=FILE)", true },
+	{ "lat_hist", "a latency histogram follows one run (mpsim run "
+	  "--lat_hist=FILE)", true },
+};
+
+int one_run_refuse(const char *cmd, bool series, int argc, char **argv,
+		   char *err)
+{
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(one_run); i++) {
+		const char *const one[] = { one_run[i].key, NULL };
+
+		if ((series || !one_run[i].series) && cli_has(argc, argv, one))
+			return input_error(err, "%s: --%s: %s", cmd,
+					   one_run[i].key, one_run[i].why);
+	}
+	return 0;
+}
+
+/*
  * Options compare cannot honour: each column sets its own selector and
  * bio clock, so --selector, --clock and --kernel (which sets the clocks,
  * and for 5.8-5.17 says HST's ktime stamp did not exist) would be
- * accepted and mean nothing.  They are refused; `mpsim run` takes them.
+ * accepted and mean nothing.  They are refused; `mpsim run` takes them,
+ * as it takes a trace.
  */
 int compare_refuse(int argc, char **argv, char *err)
 {
@@ -237,9 +275,6 @@ int compare_refuse(int argc, char **argv, char *err)
 		  "with --columns; one clock: mpsim run)" },
 		{ "kernel", "the columns set the clocks a kernel would pin (one "
 		  "kernel: mpsim run --kernel=X.Y)" },
-		{ "trace", "a trace follows one run (mpsim run --trace=FILE)" },
-		{ "blktrace", "a trace follows one run (mpsim run "
-		  "--blktrace=DIR)" },
 	};
 	unsigned i;
 
@@ -250,7 +285,7 @@ int compare_refuse(int argc, char **argv, char *err)
 			return input_error(err, "compare: --%s: %s", no[i].key,
 					   no[i].why);
 	}
-	return 0;
+	return one_run_refuse("compare", false, argc, argv, err);
 }
 
 void compare_warn_cpus(int argc, char **argv, const struct compare_result *cr)

@@ -435,6 +435,7 @@ static int extra_parse(int argc, char **argv, bool compare, enum out_format fmt,
 		       struct run_extra *x, char *err)
 {
 	const char *interval = NULL;
+	char why[ERR_MAX];
 	int i, used;
 
 	for (i = 1; i < argc; i += used) {
@@ -466,9 +467,8 @@ static int extra_parse(int argc, char **argv, bool compare, enum out_format fmt,
 		return input_error(err, "--series: needs --interval=DURATION");
 	if (!interval)
 		return 0;
-	if (parse_duration(interval, NSEC_PER_SEC, &x->watch.interval, err))
-		return input_error(err, "--interval: '%s' is not a duration",
-				   interval);
+	if (parse_duration(interval, NSEC_PER_SEC, &x->watch.interval, why))
+		return input_error(err, "--interval: %s", why);
 	if (!x->watch.interval)
 		return input_error(err, "--interval: must be longer than 0");
 	/* the series goes where it has room: a file, or under each path in

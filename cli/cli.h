@@ -49,8 +49,13 @@ bool cli_has(int argc, char **argv, const char *const *names);
  * runtime, unless given too or the jobs come from a job file. */
 void replay_window(int argc, char **argv, struct scenario *sc,
 		   bool job_file);
-/* compare --selector, --clock, --kernel: -EINVAL with err saying why. */
+/* compare --selector, --clock, --kernel, a trace: -EINVAL with err
+ * saying why. */
 int compare_refuse(int argc, char **argv, char *err);
+/* cmd (compare, sweep) runs many: a trace, and with series a series or
+ * latency histogram, follows one run.  -EINVAL with err saying so. */
+int one_run_refuse(const char *cmd, bool series, int argc, char **argv,
+		   char *err);
 /* compare's warnings: each column's (run_warn), and the HST columns of
  * request mode being one run. */
 void compare_warn(const struct scenario *sc, const struct compare_result *cr);

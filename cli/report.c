@@ -284,6 +284,22 @@ static void run_table(FILE *f, const struct provenance *pv,
 	fputc('\n', f);
 }
 
+/* The last interval closed when the run ended, with the device as the
+ * run's end leaves it: its status/table pair is printed once. */
+static bool dmsetup_same_end(const struct series *sr, const char *end)
+{
+	const char *last = sr->dmsetup, *p;
+
+	if (!sr->ends_at_run_end)
+		return false;
+	/* the pair after the last "# T s" line (no status or table line
+	 * begins with '#') */
+	for (p = sr->dmsetup; (p = strstr(p, "\n#")); p++)
+		last = p + 1;
+	last = strchr(last, '\n');
+	return last && !strcmp(last + 1, end);
+}
+
 void report_run(FILE *f, enum out_format fmt, const struct provenance *pv,
 		const struct scenario *sc, const struct run_result *r)
 {
@@ -304,6 +320,8 @@ void report_run(FILE *f, enum out_format fmt, const struct provenance *pv,
 		 * with --interval after each interval's, the run's end last */
 		if (r->series && r->series->dmsetup) {
 			fputs(r->series->dmsetup, f);
+			if (dmsetup_same_end(r->series, r->dmsetup))
+				break;
 			fputs("# the run's end\n", f);
 		}
 		fputs(r->dmsetup, f);

@@ -354,6 +354,9 @@ int sweep_parse(struct sweep *sw, int argc, char **argv, char *err)
 	free(w);
 	if (r)
 		return r;
+	r = one_run_refuse("sweep", true, argc, argv, err);
+	if (r)
+		return r;
 	if (have_point)
 		return parse_points(sw, point, err);
 	sw->selected = xcalloc(sw->nr_points, 1);

@@ -5,6 +5,7 @@
  * one given without a trace to act on is refused, not ignored.
  */
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "sim/trace.h"
@@ -65,9 +66,10 @@ int trace_conf_parse(int argc, char **argv, struct trace_conf *c, char *err)
 				return r;
 			if (parse_duration(val, 0, &v, why))
 				return input_error(err, "--%s: %s", name, why);
-			if (name[6] == 'f')
+			if (name[6] == 'f') {
 				c->from = v;
-			else
+				c->from_set = true;
+			} else
 				c->until = v;
 			bounds = true;
 		} else if (!strcmp(name, "trace-count")) {
@@ -88,5 +90,21 @@ int trace_conf_parse(int argc, char **argv, struct trace_conf *c, char *err)
 		return input_error(err, "--trace-from, --trace-until and --trace-count bound --trace or --blktrace, and neither is given");
 	if (c->from >= c->until)
 		return input_error(err, "--trace-from: must be before --trace-until");
+	/* the files are renamed over their paths after the run: a target of
+	 * the wrong kind is bad input found now, not after the simulation */
+	if (c->file) {
+		char why[ERR_MAX];
+
+		if (check_output_file(c->file, why))
+			return input_error(err, "--trace: %.200s", why);
+	}
+	if (c->blktrace) {
+		struct stat st;
+
+		/* a missing directory is created; anything else must be one */
+		if (!stat(c->blktrace, &st) && !S_ISDIR(st.st_mode))
+			return input_error(err, "--blktrace: %s: not a directory",
+					   c->blktrace);
+	}
 	return 0;
 }

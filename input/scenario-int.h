@@ -155,8 +155,6 @@ int lookup(const char *v, const char *const *names, size_t n);
 
 /* ---- the scenario (scenario.c) ---- */
 
-/* Replaces control characters so that a message stays on one line. */
-void one_line(char *err);
 void job_defaults(struct job_conf *j);
 void path_defaults(struct path_conf *p);
 struct path_conf *add_path(struct scenario *sc);

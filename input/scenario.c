@@ -5,7 +5,6 @@
  * names of fio's modes; the readers and checks are the other
  * scenario-*.c files (scenario-int.h says which is which).
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,14 +49,6 @@ bool ioengine_sync(enum ioengine e)
 unsigned job_iodepth(const struct job_conf *j)
 {
 	return ioengine_sync(j->ioengine) ? 1 : j->iodepth;
-}
-
-/* Replaces control characters so that a message stays on one line. */
-void one_line(char *err)
-{
-	for (; *err; err++)
-		if (iscntrl((unsigned char)*err))
-			*err = '?';
 }
 
 /* ---- defaults ---- */

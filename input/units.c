@@ -23,14 +23,11 @@ static int bad(char *err, const char *fmt, ...)
 static int bad(char *err, const char *fmt, ...)
 {
 	va_list ap;
-	char *c;
 
 	va_start(ap, fmt);
 	vsnprintf(err, ERR_MAX, fmt, ap);
 	va_end(ap);
-	for (c = err; *c; c++)
-		if (iscntrl((unsigned char)*c))
-			*c = '?';
+	one_line(err);
 	return -EINVAL;
 }
 

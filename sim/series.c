@@ -346,5 +346,6 @@ void series_close(struct sim *s)
 		return;
 	if (s->now > sr->open_at && sr->next != UINT64_MAX)
 		interval_close(s, s->now);
+	sr->ends_at_run_end = s->now == sr->open_at;
 	sr->next = UINT64_MAX;
 }

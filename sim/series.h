@@ -66,6 +66,9 @@ struct series {
 	char *dmsetup;
 	size_t dmsetup_len;
 	bool want_dmsetup;
+	bool ends_at_run_end;		/* the last interval closed when the
+					   run ended: its pair may be the
+					   run's end's */
 };
 
 /* Most intervals a run records: a series longer than this is refused

@@ -101,6 +101,11 @@ int input_error(char *err, const char *fmt, ...)
  */
 void mpsim_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Escapes err's control characters (ERR_MAX bytes, in place) as
+ * mpsim_error does, for a message kept before it is printed: it stays one
+ * line and reads the same. */
+void one_line(char *err);
+
 /*
  * A warning on stderr ("mpsim: warning: ...", escaped as mpsim_error),
  * for input that is accepted but changed or ignored, as the kernel's

@@ -179,6 +179,11 @@ int tracer_open(struct sim *s, const struct trace_conf *c, unsigned nr_io,
 
 	t->s = s;
 	t->c = *c;
+	/* by default the I/Os of the measured window, whose figures the
+	 * trace's counts are to match: the ramp is left out unless
+	 * --trace-from asks for it (--trace-from=0: the whole run) */
+	if (!c->from_set)
+		t->c.from = s->stats_from - s->start;
 	t->io = xcalloc(nr_io, sizeof(*t->io));
 	if (c->blktrace) {
 		r = blk_open(t, err);
@@ -215,6 +220,11 @@ int tracer_close(struct sim *s, bool ok, char *err)
 
 	if (!t)
 		return 0;
+	/* an empty trace says so, as an empty measurement does */
+	if (ok && !t->ios)
+		mpsim_warn("%s followed no I/O: none was submitted in the "
+			   "window of --trace-from and --trace-until",
+			   t->log ? "--trace" : "--blktrace");
 	if (t->log)
 		r = tlog_close(t->log, ok, err);
 	if (t->blk) {

@@ -44,6 +44,8 @@ struct trace_conf {
 	bool text;		/* --trace-format=text: one line per record */
 	sim_ns from, until;	/* I/Os submitted in [from, until) after the
 				   run began, and path events then */
+	bool from_set;		/* --trace-from given; else from is where
+				   the ramp ends: mpsim's measured window */
 	uint64_t count;		/* at most this many I/Os; 0: no bound */
 	const char *blktrace;	/* --blktrace: directory; NULL: none */
 };

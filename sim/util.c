@@ -23,6 +23,45 @@ int input_error(char *err, const char *fmt, ...)
 
 int mpsim_quiet;
 
+/* Appends src to dst[n..size) with its control characters escaped,
+ * \n, \t, \r or \xHH, whole escapes only; returns the new length. */
+static size_t escape_controls(char *dst, size_t n, size_t size,
+			      const char *src)
+{
+	const unsigned char *c;
+	char e[5];
+
+	for (c = (const unsigned char *)src; *c; c++) {
+		size_t l;
+
+		if (!iscntrl(*c)) {
+			e[0] = (char)*c;
+			e[1] = '\0';
+		} else if (*c == '\n' || *c == '\t' || *c == '\r') {
+			e[0] = '\\';
+			e[1] = *c == '\n' ? 'n' : *c == '\t' ? 't' : 'r';
+			e[2] = '\0';
+		} else {
+			snprintf(e, sizeof(e), "\\x%02x", *c);
+		}
+		l = strlen(e);
+		if (n + l >= size)
+			break;
+		memcpy(dst + n, e, l);
+		n += l;
+	}
+	dst[n] = '\0';
+	return n;
+}
+
+void one_line(char *err)
+{
+	char esc[ERR_MAX];
+
+	escape_controls(esc, 0, sizeof(esc), err);
+	memcpy(err, esc, strlen(esc) + 1);
+}
+
 /* "mpsim: " prefix, the message with its control characters escaped, and
  * one newline, in one write so that concurrent workers do not interleave. */
 static void print_line(FILE *out, const char *prefix, const char *fmt,
@@ -31,23 +70,11 @@ static void print_line(FILE *out, const char *prefix, const char *fmt,
 		       va_list ap)
 {
 	char msg[1024], line[4 * sizeof(msg) + 32];
-	const unsigned char *c;
 	size_t n;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	n = (size_t)snprintf(line, sizeof(line), "mpsim: %s", prefix);
-	for (c = (const unsigned char *)msg; *c; c++) {
-		if (!iscntrl(*c))
-			line[n++] = (char)*c;
-		else if (*c == '\n')
-			n += (size_t)sprintf(line + n, "\\n");
-		else if (*c == '\t')
-			n += (size_t)sprintf(line + n, "\\t");
-		else if (*c == '\r')
-			n += (size_t)sprintf(line + n, "\\r");
-		else
-			n += (size_t)sprintf(line + n, "\\x%02x", *c);
-	}
+	n = escape_controls(line, n, sizeof(line) - 1, msg);
 	line[n++] = '\n';
 	fflush(out);
 	fwrite(line, 1, n, out);

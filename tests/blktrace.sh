@@ -13,7 +13,10 @@
 #     recorded at mapping, which is the submission here: no I/O waits for
 #     a path), and on dm-0 the run's lat_mean_us.
 # Agreement within 1 %; the run has no ramp and no runtime, so every I/O
-# traced is an I/O measured.
+# traced is an I/O measured.  Then: a failed path's Q and C are its ios
+# plus errors, and with a ramp dm-0's Q falls short of ios by at most the
+# I/Os in flight when the ramp ended (the trace's default window is the
+# measured one).
 #
 # Usage: sh tests/blktrace.sh [MPSIM]   (default ./mpsim)
 set -eu
@@ -108,6 +111,36 @@ done <paths
 check dm-0 "$(json ios "$total")" "" "$(json lat_mean_us "$total")"
 files=$(ls | grep -c '\.blktrace\.0$')
 if [ "$files" -eq 11 ]; then ok; else bad "$files trace files, not 11"; fi
+
+cd ..
+
+# count DIR DEV ACT: the ACT records blkparse finds in DIR/DEV's file
+count() {
+	(cd "$1" && blkparse -q -i "$2" -f '%a\n' 2>/dev/null) | grep -c "^$3\$"
+}
+
+# a failed path: each I/O it errors is queued and completed (C with
+# -EIO) there too, so per path Q and C are ios + errors
+"$mpsim" run --selector=st --ramp_time=0 --runtime=0 --number_ios=3000 \
+	--fail='sdd at 5ms' --reinstate='sdd at 10ms' --format=csv \
+	--blktrace=failed >failed.csv
+row=$(grep '^sdd,' failed.csv)
+ios=$(echo "$row" | cut -d, -f2)
+errs=$(awk -F, 'NR == 2 { for (i = 1; i <= NF; i++) if ($i == "errors") c = i }
+	$1 == "sdd" { print $c }' failed.csv)
+[ "${errs:-0}" -gt 0 ] || bad "the failure errored no I/O on sdd"
+for a in Q C; do
+	c=$(count failed sdd $a)
+	if [ "$c" -eq $((ios + errs)) ]; then ok; else bad "failed sdd: $c $a records for $ios I/Os and $errs errors"; fi
+done
+
+# the default window is the measured one: the ramp is not traced; the
+# I/Os in flight when it ends (iodepth x numjobs at most, 64 here) are
+# counted by mpsim but were submitted before it
+"$mpsim" run --selector=st --ramp_time=10ms --runtime=0 --number_ios=3000 --iodepth=64 \
+	--format=csv --blktrace=ramped >ramped.csv
+c=$(count ramped dm-0 Q)
+if [ "$c" -le 3000 ] && [ "$c" -ge $((3000 - 64)) ]; then ok; else bad "ramped: dm-0 has $c Q records for 3000 I/Os measured"; fi
 
 if [ "$fail" -ne 0 ]; then
 	exit 1

@@ -55,6 +55,28 @@ expect 1 compare --iodepth=1 --runtime=0 --number_ios=200 --thinktime=100000000s
 # clock wrapped after it).
 expect 1 --delay=2147483648 --runtime=0 --number_ios=10
 
+# a too long --interval says so as every time option does
+expect_prefix 2 "mpsim: --interval: '100000001s' is longer than 100000000s, the limit of a time value" \
+    --interval=100000001s
+# sweep and compare run many: a trace or a series is refused with why
+for o in --trace=x.json --trace-from=1ms --blktrace=bt; do
+	expect_prefix 2 "mpsim: sweep: ${o%%=*}: a trace follows one run" \
+	    sweep "$o" --iodepth=1,2
+	expect_prefix 2 "mpsim: compare: ${o%%=*}: a trace follows one run" \
+	    compare "$o"
+done
+for o in --interval=1s --series=s.csv; do
+	expect_prefix 2 "mpsim: sweep: ${o%%=*}: a series follows one run" \
+	    sweep "$o" --iodepth=1,2
+done
+
+# control characters in a file name or a value are escaped one way,
+# \n, \t, \xHH, whichever message echoes them
+expect_prefix 2 'mpsim: ./no\nfile: No such file' --scenario="$(printf './no\nfile')"
+expect_prefix 2 "mpsim: --bs: unknown size unit in '4k\\x1b[31m'" \
+    --bs="$(printf '4k\033[31m')"
+expect_prefix 2 'mpsim: --seed: '"'"'1\t2'"'" --seed="$(printf '1\t2')"
+
 # merge says what it could not read as every message of merge does
 expect_prefix 2 "mpsim: merge: no-such-file: No such file" \
     merge --output="$tmp/merged.csv" no-such-file

@@ -596,7 +596,7 @@ Test(scenario, bad_overrides_name_the_option)
 	set_bad(&sc, "slots", "2", "--slots: a [path] option");
 	set_bad(&sc, "bs", NULL, "--bs: needs a value");
 	set_bad(&sc, "selector", "a\nb", "--selector:");
-	set_bad(&sc, "x\ny", "1", "unknown option --x?y");
+	set_bad(&sc, "x\ny", "1", "unknown option --x\\ny");
 	scenario_free(&sc);
 }
 

@@ -9,9 +9,11 @@
 #     history is dropped, docs/kernel-model.md §3.6), so hst = sample * 1024 and
 #     stale_after = now + valid_count * sample;
 #   - every record is one JSON object per line, and the bounds hold;
+#     by default the ramp is left out, --trace-from=0 takes it; a window
+#     that follows nothing warns;
 #   - path failures, reinstates, requeues and dm-delay holds are events;
-#   - bad trace options are refused (status 2, nothing on stdout, no
-#     file), and a trace that cannot be written fails the run (status 1).
+#   - bad trace options and targets of the wrong kind are refused
+#     (status 2, nothing on stdout, no file), and a trace that cannot be written fails the run (status 1).
 #
 # Usage: sh tests/trace.sh [MPSIM]   (default ./mpsim)
 set -eu
@@ -112,6 +114,16 @@ subs=$(grep -c '"ev":"submit"' e.jsonl)
 # is held again on its new path
 if [ "$hold" -eq $((subs + rq)) ]; then ok; else bad "$hold holds for $subs submits and $rq requeues"; fi
 
+# by default the trace follows the measured window: the ramp is left
+# out; --trace-from=0 takes the whole run
+ramp="--selector=hst --ramp_time=10ms --runtime=0 --number_ios=300"
+"$mpsim" run $ramp --trace=r.jsonl >/dev/null
+t=$(grep -m1 '"ev":"submit"' r.jsonl | sed 's/^{"t":\([0-9]*\),.*/\1/')
+if [ "$t" -ge 10000000 ]; then ok; else bad "default trace: first submit at $t ns, inside the 10 ms ramp"; fi
+"$mpsim" run $ramp --trace=r.jsonl --trace-from=0 >/dev/null
+t=$(grep -m1 '"ev":"submit"' r.jsonl | sed 's/^{"t":\([0-9]*\),.*/\1/')
+if [ "$t" -eq 0 ]; then ok; else bad "--trace-from=0: first submit at $t ns, not 0"; fi
+
 # ---- bad input and failed output ----
 refuse() {
 	want=$1
@@ -136,6 +148,20 @@ refuse 2 --trace=x.jsonl --trace-from=2ms --trace-until=1ms
 refuse 2 --trace=x.jsonl --trace-from=5
 refuse 2 --trace=x.jsonl --selector_args=2000
 refuse 1 --trace=no-such-dir/x.jsonl
+# a target of the wrong kind is bad input, found before the run: nothing
+# is created beside it
+mkdir -p adir
+mkfifo afifo
+touch afile
+refuse 2 --trace=adir --trace-count=1
+if [ ! -e adir.tmp ]; then ok; else bad "--trace=adir created adir.tmp"; fi
+refuse 2 --trace=afifo
+refuse 2 --trace=/dev/null
+refuse 2 --trace=x.jsonl --blktrace=afile
+# a window that follows no I/O says so (an empty measurement is not silent)
+"$mpsim" run --trace=e.jsonl --trace-from=50ms --runtime=10ms --ramp_time=0 >out.txt 2>err.txt
+if grep -q '^mpsim: warning: .*trace.*no I/O' err.txt; then ok; else bad "an empty trace window gave no warning: $(cat err.txt)"; fi
+
 set +e
 "$mpsim" compare --trace=x.jsonl >out.txt 2>err.txt
 rc=$?

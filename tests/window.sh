@@ -98,5 +98,18 @@ little 8 --iodepth=8 --numjobs=1 --number_ios=60000
 little 8 --iodepth=8 --numjobs=1 --size=240m
 little 8 --iodepth=4 --numjobs=2 --runtime=300ms
 
+# --format=dmsetup with --interval: when the last interval ends at the
+# run's end, the device is in one state there and its pair is printed
+# once: no two consecutive pairs are the same
+dmsetup_once() {
+	"$mpsim" --format=dmsetup --ramp_time=0 "$@" >"$tmp/dm"
+	awk '/^#/ { if (n && pair == prev) dup = 1; prev = pair; pair = ""; n++; next }
+	     { pair = pair $0 "\n" }
+	     END { if (pair == prev) dup = 1; exit dup }' "$tmp/dm" &&
+		ok || bad "dmsetup $*: a status/table pair printed twice"
+}
+dmsetup_once --interval=100ms --runtime=200ms
+dmsetup_once --interval=150ms --runtime=200ms
+
 echo "window: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
