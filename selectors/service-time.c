@@ -1,9 +1,9 @@
 /* service-time.c: "service-time" policy; mirrors drivers/md/dm-ps-service-time.c */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "sim/list.h"
 #include "selector.h"
-#include "valid.h"
 
 #define ST_MIN_IO			1	/* default repeat_count */
 #define ST_MAX_RELATIVE_THROUGHPUT	100
@@ -12,8 +12,43 @@
  * in_flight_size reaches it), 2^25 - 1 = 32 MiB on 32-bit (docs/kernel-model.md §4). */
 #define ST_MAX_INFLIGHT_SIZE	((size_t)-1 >> ST_MAX_RELATIVE_THROUGHPUT_SHIFT)
 
+/*
+ * How the valid list is held.  The kernel keeps the usable paths on a
+ * list_head, walks it for every I/O and list_move_tail()s the winner.
+ * Here each path has a number (the order it was added in) and a 64-bit
+ * key by number, in one array:
+ *
+ *	bits 63..32	in_flight_size, as the u32 of its bits
+ *	bits 31..16	its list key: larger nearer the tail
+ *	bits 15..0	its number
+ *
+ * and a failed path has ST_KEY_FAILED.  list_add_tail() and
+ * list_move_tail() give the path the next list key, one store; list
+ * order is list-key order.  When every valid path has the same
+ * relative_throughput, the kernel's walk keeps the first path in list
+ * order of least in_flight_size (st_first_least), which is the least key
+ * of the array, scanned in whatever order it is held.  Otherwise the
+ * walk itself is run, in list order (st_in_order): st_compare_load() is
+ * not transitive, so its winner can depend on the order.  List keys are
+ * renumbered 1..n in order when they reach ST_ORD_MAX, which happens
+ * every ~65 000 selections and costs a sort of the valid paths.
+ */
+#define ST_NR_BITS	16
+#define ST_MAX_PATHS	(1U << (ST_NR_BITS - 1))	/* leaves room to renumber */
+#define ST_ORD_MAX	0xfffeU		/* largest list key */
+#define ST_KEY_LOW	0xffffffffULL	/* list key and number */
+/* above every key of a valid path whose in_flight_size is not negative,
+ * with bit 63 clear: a negative size shows in the OR of the keys */
+#define ST_KEY_FAILED	0x7fffffffffffffffULL
+
 struct st_selector {
-	struct ps_valid valid_paths;	/* usable paths, scan order (valid.h) */
+	struct st_path **paths;		/* by number */
+	uint64_t *key;			/* by number (above) */
+	struct st_path **order;		/* the valid paths, in list order
+					   after st_in_order() */
+	unsigned nr_paths, nr_valid, cap;
+	unsigned tick;			/* the latest list key given */
+	bool order_stale;		/* order[] must be gathered again */
 	struct list_head failed_paths;	/* failed paths, latest failure first */
 	bool same_rt;			/* every valid path has the same
 					   relative_throughput (st_same_rt) */
@@ -21,13 +56,78 @@ struct st_selector {
 
 struct st_path {
 	struct list_head list;		/* on failed_paths when !valid */
-	bool valid;			/* on valid_paths */
+	bool valid;			/* on the valid list */
+	unsigned nr;			/* number: place in paths[] and key[] */
 	struct ps_path *path;		/* the framework path this describes */
 	unsigned repeat_count;		/* as given, but at most 1 (§2.5) */
 	unsigned relative_throughput;	/* 0..ST_MAX_RELATIVE_THROUGHPUT */
 	int in_flight_size;		/* bytes in flight: the kernel's 32-bit
 					 * atomic_t, wraps past 2 GiB */
 };
+
+static unsigned st_ord(const struct st_selector *s, const struct st_path *pi)
+{
+	return (unsigned)(s->key[pi->nr] >> ST_NR_BITS) & 0xffff;
+}
+
+/* Put order[] in list order: the valid paths by list key.  Insertion
+ * sort: the paths out of place are the few moved since the last time. */
+static void st_in_order(struct st_selector *s)
+{
+	unsigned i, j;
+
+	if (s->order_stale) {
+		for (i = j = 0; i < s->nr_paths; i++)
+			if (s->paths[i]->valid)
+				s->order[j++] = s->paths[i];
+		s->order_stale = false;
+	}
+	for (i = 1; i < s->nr_valid; i++) {
+		struct st_path *pi = s->order[i];
+		unsigned k = st_ord(s, pi);
+
+		for (j = i; j > 0 && st_ord(s, s->order[j - 1]) > k; j--)
+			s->order[j] = s->order[j - 1];
+		s->order[j] = pi;
+	}
+}
+
+/* The key of a valid path: its size, list key ord and number. */
+static void st_set_key(struct st_selector *s, struct st_path *pi,
+		       unsigned ord)
+{
+	s->key[pi->nr] = (uint64_t)(uint32_t)pi->in_flight_size << 32 |
+			 (uint64_t)ord << ST_NR_BITS | pi->nr;
+}
+
+/* A valid path's key after its in_flight_size changed (a failed one's
+ * stays ST_KEY_FAILED until it is reinstated). */
+static void st_key_size(struct st_selector *s, const struct st_path *pi)
+{
+	if (pi->valid)
+		s->key[pi->nr] = (uint64_t)(uint32_t)pi->in_flight_size << 32 |
+				 (s->key[pi->nr] & ST_KEY_LOW);
+}
+
+/* The list keys used up: 1..n again, in list order. */
+static void __attribute__((noinline)) st_renumber(struct st_selector *s)
+{
+	unsigned i;
+
+	st_in_order(s);
+	for (i = 0; i < s->nr_valid; i++)
+		st_set_key(s, s->order[i], i + 1);
+	s->tick = s->nr_valid;
+}
+
+/* list_move_tail() (and list_add_tail()) of a valid path: the next list
+ * key. */
+static inline void st_move_tail(struct st_selector *s, struct st_path *pi)
+{
+	if (__builtin_expect(s->tick == ST_ORD_MAX, 0))
+		st_renumber(s);
+	st_set_key(s, pi, ++s->tick);
+}
 
 /*
  * The kernel ignores selector arguments (it accepts any count and reports
@@ -50,21 +150,29 @@ static void st_destroy(struct path_selector *ps)
 {
 	struct st_selector *s = ps->context;
 
-	ps_valid_free(&s->valid_paths);
+	free(s->paths);
+	free(s->key);
+	free(s->order);
 }
 
 /* Whether the valid paths all have one relative_throughput (after each
  * change of the valid list, which is rare). */
 static void st_same_rt(struct st_selector *s)
 {
-	void *const *v = s->valid_paths.v;
+	const struct st_path *first = NULL;
 	unsigned i;
 
 	s->same_rt = true;
-	for (i = 1; i < s->valid_paths.n; i++)
-		if (((const struct st_path *)v[i])->relative_throughput !=
-		    ((const struct st_path *)v[0])->relative_throughput)
+	for (i = 0; i < s->nr_paths; i++) {
+		const struct st_path *pi = s->paths[i];
+
+		if (!pi->valid)
+			continue;
+		if (first && pi->relative_throughput !=
+			     first->relative_throughput)
 			s->same_rt = false;
+		first = first ? first : pi;
+	}
 }
 
 static int st_add_path(struct path_selector *ps, struct ps_path *path,
@@ -95,14 +203,30 @@ static int st_add_path(struct path_selector *ps, struct ps_path *path,
 			  relative_throughput > ST_MAX_RELATIVE_THROUGHPUT))
 		return input_error(error,
 				   "service-time ps: invalid relative_throughput value");
+	/* not the kernel's: the numbering's bound (a scenario has far
+	 * fewer paths, input/scenario.h) */
+	if (s->nr_paths == ST_MAX_PATHS)
+		return input_error(error, "service-time ps: more than %u "
+				   "paths", ST_MAX_PATHS);
 
 	pi->path = path;
 	pi->repeat_count = repeat_count;
 	pi->relative_throughput = relative_throughput;
 	pi->in_flight_size = 0;
+	if (s->nr_paths == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		s->paths = xrealloc(s->paths, s->cap * sizeof(*s->paths));
+		s->key = xrealloc(s->key, s->cap * sizeof(*s->key));
+		s->order = xrealloc(s->order, s->cap * sizeof(*s->order));
+	}
+	pi->nr = s->nr_paths++;
+	s->paths[pi->nr] = pi;
+	s->key[pi->nr] = 0;		/* sorts first if st_move_tail renumbers */
 	/* Table order becomes list order (docs/kernel-model.md §2.1). */
-	ps_valid_add_tail(&s->valid_paths, pi);
 	pi->valid = true;
+	s->nr_valid++;
+	s->order_stale = true;
+	st_move_tail(s, pi);
 	st_same_rt(s);
 	return 0;
 }
@@ -113,7 +237,14 @@ static void st_fail_path(struct path_selector *ps, struct ps_path *path)
 	struct st_path *pi = path->ps_ctx;
 
 	/* list_move() to the failed list's head */
-	ps_valid_unlink(&s->valid_paths, pi, &pi->valid, &pi->list);
+	if (pi->valid) {
+		pi->valid = false;
+		s->nr_valid--;
+		s->order_stale = true;
+		s->key[pi->nr] = ST_KEY_FAILED;
+	} else {
+		list_del(&pi->list);
+	}
 	list_add(&pi->list, &s->failed_paths);
 	st_same_rt(s);
 }
@@ -123,9 +254,15 @@ static int st_reinstate_path(struct path_selector *ps, struct ps_path *path)
 	struct st_selector *s = ps->context;
 	struct st_path *pi = path->ps_ctx;
 
-	/* Kernel-exact: back at the TAIL of the valid list, unlike
-	 * round-robin (docs/kernel-model.md §4, §9 item 11). */
-	ps_valid_move_in(&s->valid_paths, pi, &pi->valid, &pi->list);
+	/* Kernel-exact: list_move_tail() to the TAIL of the valid list,
+	 * unlike round-robin (docs/kernel-model.md §4, §9 item 11). */
+	if (!pi->valid) {
+		list_del(&pi->list);
+		pi->valid = true;
+		s->nr_valid++;
+		s->order_stale = true;
+	}
+	st_move_tail(s, pi);
 	st_same_rt(s);
 	return 0;
 }
@@ -196,69 +333,61 @@ static int st_compare_load(int in_flight1, unsigned rt1, int in_flight2,
  * relative_throughput, st_compare_load() is case 1 for every pair,
  * (int)(sz1 - sz2); for two sizes in [0, 2^31) that is their exact
  * difference, so the walk keeps the first path of least in_flight_size
- * in list order.  That is the least (size, position) key, a minimum that
- * two chains can seek at once, over the even and the odd places.
- * Returns the winner's place, or -1 when a size is negative (a wrapped
+ * in list order: the least key (above), which two chains seek at once,
+ * over the even and the odd numbers.  Returns that key, or
+ * ST_KEY_FAILED when a valid path's size is negative (a wrapped
  * in-flight count): the kernel's pairwise walk decides then.
  */
-static int st_first_least(void *const *v, unsigned n)
+static uint64_t st_first_least(const uint64_t *key, unsigned n)
 {
-	uint64_t k0 = UINT64_MAX, k1 = UINT64_MAX;
+	uint64_t k0 = UINT64_MAX, k1 = UINT64_MAX, or = 0;
 	unsigned i;
-	int sign = 0;
 
 	for (i = 0; i + 1 < n; i += 2) {
-		const struct st_path *p0 = v[i], *p1 = v[i + 1];
-		uint64_t a0 = (uint64_t)(uint32_t)p0->in_flight_size << 32 | i;
-		uint64_t a1 = (uint64_t)(uint32_t)p1->in_flight_size << 32 |
-			      (i + 1);
-
-		sign |= p0->in_flight_size | p1->in_flight_size;
-		k0 = a0 < k0 ? a0 : k0;
-		k1 = a1 < k1 ? a1 : k1;
+		k0 = key[i] < k0 ? key[i] : k0;
+		k1 = key[i + 1] < k1 ? key[i + 1] : k1;
+		or |= key[i] | key[i + 1];
 	}
 	if (i < n) {
-		const struct st_path *p0 = v[i];
-		uint64_t a0 = (uint64_t)(uint32_t)p0->in_flight_size << 32 | i;
-
-		sign |= p0->in_flight_size;
-		k0 = a0 < k0 ? a0 : k0;
+		k0 = key[i] < k0 ? key[i] : k0;
+		or |= key[i];
 	}
-	if (sign < 0)
-		return -1;
-	return (int)(uint32_t)(k1 < k0 ? k1 : k0);
+	if (or >> 63)
+		return ST_KEY_FAILED;
+	return k1 < k0 ? k1 : k0;
 }
 
 static struct ps_path *st_select_path(struct path_selector *ps,
 				      size_t nr_bytes, sim_ns now)
 {
 	struct st_selector *s = ps->context;
-	void *const *v = s->valid_paths.v;
 	struct st_path *best;
-	unsigned i, n = s->valid_paths.n, b = 0, best_rt;
-	int best_in_flight, first;
+	unsigned i, best_rt;
+	int best_in_flight;
+	uint64_t first;
 
-	if (!n)
+	if (!s->nr_valid)
 		return NULL;
 
-	first = s->same_rt ? st_first_least(v, n) : -1;
-	if (first >= 0) {
-		b = (unsigned)first;
-		best = v[b];
+	first = s->same_rt ? st_first_least(s->key, s->nr_paths) :
+			     ST_KEY_FAILED;
+	if (first != ST_KEY_FAILED) {
+		best = s->paths[first & ((1U << ST_NR_BITS) - 1)];
 		goto found;
 	}
-	/* Replace best only when strictly better, so ties keep the earliest
-	 * path in list order (docs/kernel-model.md §4). */
-	best = v[0];
+	/* The walk, in list order.  Replace best only when strictly better,
+	 * so ties keep the earliest path in list order
+	 * (docs/kernel-model.md §4). */
+	st_in_order(s);
+	best = s->order[0];
 	best_in_flight = best->in_flight_size;
 	best_rt = best->relative_throughput;
-	for (i = 1; i < n; i++) {
-		struct st_path *pi = v[i];
+	for (i = 1; i < s->nr_valid; i++) {
+		struct st_path *pi = s->order[i];
 
 		if (st_compare_load(pi->in_flight_size, pi->relative_throughput,
 				    best_in_flight, best_rt, nr_bytes) < 0) {
 			best = pi;
-			b = i;
 			best_in_flight = pi->in_flight_size;
 			best_rt = pi->relative_throughput;
 		}
@@ -267,7 +396,7 @@ static struct ps_path *st_select_path(struct path_selector *ps,
 found:
 	/* Move the most recently used path to the tail, so that equally
 	 * good paths take turns (docs/kernel-model.md §4, mainline). */
-	ps_valid_move_tail(&s->valid_paths, b);
+	st_move_tail(s, best);
 	return best->path;
 }
 
@@ -277,20 +406,24 @@ found:
 static int st_start_io(struct path_selector *ps, struct ps_path *path,
 		       size_t nr_bytes, sim_ns now)
 {
+	struct st_selector *s = ps->context;
 	struct st_path *pi = path->ps_ctx;
 
 	pi->in_flight_size = (int)((unsigned)pi->in_flight_size +
 				   (unsigned)nr_bytes);
+	st_key_size(s, pi);
 	return 0;
 }
 
 static int st_end_io(struct path_selector *ps, struct ps_path *path,
 		     size_t nr_bytes, uint64_t start_time, sim_ns now)
 {
+	struct st_selector *s = ps->context;
 	struct st_path *pi = path->ps_ctx;
 
 	pi->in_flight_size = (int)((unsigned)pi->in_flight_size -
 				   (unsigned)nr_bytes);
+	st_key_size(s, pi);
 	return 0;
 }
 

@@ -345,6 +345,36 @@ Test(service_time, reinstate_goes_to_tail)
 	cr_assert_eq(st_next(4096), 0);
 }
 
+/*
+ * The list order is held in keys that are renumbered every ~65 000
+ * selections (selectors/service-time.c): the order must survive it.
+ * Five idle paths, path 1 failed and reinstated (list 0 2 3 4 1): each
+ * selection takes the head and moves it to the tail, so 200 000
+ * selections, three renumberings, cycle 0 2 3 4 1.  A path failed and
+ * reinstated in the middle joins at the tail again, and the cycle with
+ * it.
+ */
+Test(service_time, list_order_survives_many_selections)
+{
+	static const int want[] = { 0, 2, 3, 4, 1 };
+	static const int after[] = { 2, 4, 1, 0, 3 };
+	unsigned i;
+
+	st_open();
+	for (i = 0; i < 5; i++)
+		st_add("", 0);
+	ps.type->fail_path(&ps, &path[1]);
+	cr_assert_eq(ps.type->reinstate_path(&ps, &path[1]), 0);
+	for (i = 0; i < 200000; i++)
+		cr_assert_eq(st_next(4096), want[i % 5], "selection %u", i);
+	/* the head is now 0; 3 leaves and comes back at the tail */
+	ps.type->fail_path(&ps, &path[3]);
+	cr_assert_eq(st_next(4096), 0);		/* list 2 4 1 0 */
+	cr_assert_eq(ps.type->reinstate_path(&ps, &path[3]), 0);
+	for (i = 0; i < 100000; i++)
+		cr_assert_eq(st_next(4096), after[i % 5], "selection %u", i);
+}
+
 Test(service_time, all_failed_or_none_gives_null)
 {
 	st_open();
