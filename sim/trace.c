@@ -121,6 +121,27 @@ static void log_run(struct tracer *t)
 
 	tlog_begin(t->log, 0, "run");
 	tlog_str(t->log, "selector", sc->selector);
+	/* a table of several priority groups: each group's selector, in
+	 * table order (selector is the first's) */
+	if (s->mp.nr_pgs > 1) {
+		size_t len = 0, cap = 0;
+		char *groups = NULL;
+		unsigned i;
+
+		for (i = 0; i < s->mp.nr_pgs; i++) {
+			const char *name = s->mp.pgs[i].ps.type->name;
+			size_t need = len + strlen(name) + 2;
+
+			if (need > cap) {
+				cap = 2 * need;
+				groups = xrealloc(groups, cap);
+			}
+			len += (size_t)sprintf(groups + len, "%s%s",
+					       i ? "," : "", name);
+		}
+		tlog_str(t->log, "groups", groups);
+		free(groups);
+	}
 	tlog_str(t->log, "clock", start_clock_name(sc->clock));
 	tlog_str(t->log, "mode", sc->mode == MODE_BIO ? "bio" : "request");
 	tlog_u64(t->log, "hz", sc->hz);

@@ -82,6 +82,10 @@ add trace-hst trace_record "$tmp/trace.json"
 	--queue_if_no_path=0 --scenario=tests/golden/failover.ini \
 	--trace="$tmp/trace.json" >/dev/null 2>&1
 add trace-failover trace_record "$tmp/trace.json"
+# two priority groups: the run record's groups
+"$mpsim" run --scenario=tests/golden/table.ini --runtime=20ms \
+	--trace="$tmp/trace-groups.json" >/dev/null 2>&1
+add trace-groups trace_record "$tmp/trace-groups.json"
 
 "$mpsim" run --format=csv $short "$fail" >"$tmp/idle.csv"
 "$mpsim" run $short "$fail" >"$tmp/idle.table"

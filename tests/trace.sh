@@ -12,6 +12,8 @@
 #     by default the ramp is left out, --trace-from=0 takes it; a window
 #     that follows nothing warns;
 #   - path failures, reinstates, requeues and dm-delay holds are events;
+#   - the run record of a table of two priority groups names both
+#     groups' selectors;
 #   - bad trace options and targets of the wrong kind are refused
 #     (status 2, nothing on stdout, no file), and a trace that cannot be written fails the run (status 1).
 #
@@ -20,6 +22,7 @@ set -eu
 
 mpsim=${1:-./mpsim}
 case $mpsim in /*) ;; *) mpsim=$(pwd)/$mpsim ;; esac
+top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 cd "$tmp"
@@ -161,6 +164,16 @@ refuse 2 --trace=x.jsonl --blktrace=afile
 # a window that follows no I/O says so (an empty measurement is not silent)
 "$mpsim" run --trace=e.jsonl --trace-from=50ms --runtime=10ms --ramp_time=0 >out.txt 2>err.txt
 if grep -q '^mpsim: warning: .*trace.*no I/O' err.txt; then ok; else bad "an empty trace window gave no warning: $(cat err.txt)"; fi
+
+# a table of two priority groups: the run record names both selectors
+"$mpsim" run --scenario="$top/tests/golden/table.ini" --runtime=10ms \
+	--trace=g.jsonl --trace-count=1 >/dev/null 2>&1
+if head -1 g.jsonl | grep -q '"ev":"run","selector":"service-time","groups":"service-time,historical-service-time"'; then
+	ok
+else
+	bad "two groups: run record $(head -1 g.jsonl)"
+fi
+if head -1 t.jsonl | grep -q '"groups"'; then bad "one group: groups in the run record"; else ok; fi
 
 set +e
 "$mpsim" compare --trace=x.jsonl >out.txt 2>err.txt
