@@ -339,36 +339,46 @@ int cli_emit(char *buf, size_t len)
 	return rc;
 }
 
+/*
+ * Write len bytes of buf to path whole or not at all: into a .tmp beside
+ * it, synced, then rename()d over it (over the file it names when path
+ * is a symbolic link: output_target()).  what names the output in the
+ * error.  Returns an exit code.
+ */
+static int write_whole(const char *what, const char *path, const char *buf,
+		       size_t len)
+{
+	char *target = output_target(path);
+	size_t n = strlen(target) + sizeof(".tmp");
+	char *tmp = xmalloc(n);
+	FILE *f;
+	int ok;
+
+	snprintf(tmp, n, "%s.tmp", target);
+	f = fopen(tmp, "w");
+	ok = f && fwrite(buf, 1, len, f) == len && !fflush(f) &&
+	     !fsync(fileno(f));
+	if (f && fclose(f))
+		ok = 0;
+	if (ok && rename(tmp, target))
+		ok = 0;
+	if (!ok) {
+		mpsim_error("%s: cannot write %s: %s", what, path,
+			    strerror(errno));
+		remove(tmp);
+	}
+	free(tmp);
+	free(target);
+	return ok ? EXIT_OK : EXIT_FAILED;
+}
+
 int cli_emit_to(const char *path, char *buf, size_t len)
 {
-	char *tmp;
-	FILE *f;
-	int rc = EXIT_OK;
+	int rc;
 
 	if (!path)
 		return cli_emit(buf, len);
-	tmp = xmalloc(strlen(path) + sizeof(".tmp"));
-	sprintf(tmp, "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f || fwrite(buf, 1, len, f) != len || fflush(f) ||
-	    fsync(fileno(f))) {
-		fprintf(stderr, "mpsim: %s: cannot write: %s\n", tmp,
-			strerror(errno));
-		rc = EXIT_FAILED;
-	}
-	if (f && fclose(f) && rc == EXIT_OK) {
-		fprintf(stderr, "mpsim: %s: cannot write: %s\n", tmp,
-			strerror(errno));
-		rc = EXIT_FAILED;
-	}
-	if (rc == EXIT_OK && rename(tmp, path)) {
-		fprintf(stderr, "mpsim: %s: cannot rename to it: %s\n", path,
-			strerror(errno));
-		rc = EXIT_FAILED;
-	}
-	if (rc != EXIT_OK)
-		unlink(tmp);
-	free(tmp);
+	rc = write_whole("--output", path, buf, len);
 	free(buf);
 	return rc;
 }
@@ -377,34 +387,6 @@ static int bad_input(const char *err)
 {
 	mpsim_error("%s", err);
 	return EXIT_BAD_INPUT;
-}
-
-/*
- * Write len bytes of buf to path whole or not at all: into path.tmp,
- * then rename()d over path.  Returns an exit code.
- */
-static int write_whole(const char *what, const char *path, const char *buf,
-		       size_t len)
-{
-	size_t n = strlen(path) + sizeof(".tmp");
-	char *tmp = xmalloc(n);
-	FILE *f;
-	int ok;
-
-	snprintf(tmp, n, "%s.tmp", path);
-	f = fopen(tmp, "w");
-	ok = f && fwrite(buf, 1, len, f) == len;
-	if (f && fclose(f))
-		ok = 0;
-	if (ok && rename(tmp, path))
-		ok = 0;
-	if (!ok) {
-		mpsim_error("%s: cannot write %s: %s", what, path,
-			    strerror(errno));
-		remove(tmp);
-	}
-	free(tmp);
-	return ok ? EXIT_OK : EXIT_FAILED;
 }
 
 /* a and b (NULL-terminated lists) in one list; free() it. */

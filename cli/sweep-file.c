@@ -132,7 +132,7 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 	so->in_order = true;
 	if (!sw->output)
 		return 0;
-	so->path = xstrdup(sw->output);
+	so->path = output_target(sw->output);	/* a link is written through */
 	d = dir_of(so->path);
 	if (mkdir(d, 0777) && errno != EEXIST) {
 		r = sys_error(err, d, "cannot create the directory");
@@ -223,9 +223,10 @@ int sweep_out_add(struct sweep_out *so, const struct sweep *sw, uint64_t k,
 	return 0;
 }
 
-int sweep_write_sorted(const char *path, const struct sweep *sw,
+int sweep_write_sorted(const char *file, const struct sweep *sw,
 		       const char *const *blk, const uint32_t *len, char *err)
 {
+	char *path = output_target(file);	/* a link is written through */
 	size_t pl = strlen(path);
 	char *tmp = xmalloc(pl + 5);
 	uint64_t k;
@@ -238,6 +239,7 @@ int sweep_write_sorted(const char *path, const struct sweep *sw,
 	if (fd < 0) {
 		r = sys_error(err, tmp, "cannot create");
 		free(tmp);
+		free(path);
 		return r;
 	}
 	f = fdopen(fd, "w");
@@ -260,6 +262,7 @@ int sweep_write_sorted(const char *path, const struct sweep *sw,
 	else
 		fsync_dir(path);
 	free(tmp);
+	free(path);
 	return r;
 }
 

@@ -23,7 +23,7 @@ struct trace_log *tlog_open(const char *file, bool text, char *err)
 {
 	struct trace_log *l;
 	char why[ERR_MAX];
-	size_t n = strlen(file) + 8;
+	size_t n;
 
 	/* the log is renamed over FILE at the end: never over a device
 	 * (run as root, --trace=/dev/null replaced /dev/null) */
@@ -32,9 +32,10 @@ struct trace_log *tlog_open(const char *file, bool text, char *err)
 		return NULL;
 	}
 	l = xcalloc(1, sizeof(*l));
-	l->path = xstrdup(file);
+	l->path = output_target(file);	/* a link is written through */
+	n = strlen(l->path) + sizeof(".tmp");
 	l->tmp = xmalloc(n);
-	snprintf(l->tmp, n, "%s.tmp", file);
+	snprintf(l->tmp, n, "%s.tmp", l->path);
 	l->text = text;
 	l->f = fopen(l->tmp, "w");
 	if (!l->f) {

@@ -2,6 +2,7 @@
  * reader declared in sim.h. */
 #include <ctype.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,6 +280,35 @@ int read_text_file(const char *path, size_t max, const char *what,
 	*text = buf;
 	*len = n;
 	return 0;
+}
+
+char *output_target(const char *path)
+{
+	struct stat st;
+	char *real, *link, *dir, *slash;
+	ssize_t n;
+
+	if (lstat(path, &st) || !S_ISLNK(st.st_mode))
+		return xstrdup(path);
+	real = realpath(path, NULL);
+	if (real)
+		return real;
+	/* a link to a file yet to be made: its target, from the link's
+	 * directory when relative */
+	link = xmalloc((size_t)PATH_MAX);
+	n = readlink(path, link, PATH_MAX - 1);
+	if (n <= 0) {
+		free(link);
+		return xstrdup(path);
+	}
+	link[n] = '\0';
+	slash = strrchr(path, '/');
+	if (link[0] == '/' || !slash)
+		return link;
+	dir = xmalloc((size_t)(slash - path) + 2 + (size_t)n);
+	sprintf(dir, "%.*s/%s", (int)(slash - path), path, link);
+	free(link);
+	return dir;
 }
 
 int check_output_file(const char *path, char *err)

@@ -3,7 +3,8 @@
 # main help naming every option of the README's tables, fio's names
 # (--name jobs, --output, --output-format), the built-in scenario names,
 # sweep lists with commas inside values, merge's refusal of another
-# sweep's file, and --list-runs commands that run without PATH.
+# sweep's file, --list-runs commands that run without PATH, and outputs
+# written through symbolic links.
 #
 # usage: cli.sh MPSIM
 set -eu
@@ -125,6 +126,31 @@ cp other.csv other.before
 "$mpsim" merge --output=a.csv a.points/*.csv && "$mpsim" sweep --iodepth=1,2 \
     --runtime=20ms --output=local.csv && cmp -s a.csv local.csv && ok ||
     no "merge of the listed runs differs from the local sweep"
+
+# An output that is a symbolic link is written through, as open() would:
+# the link stays, the file it names gets the output (also a link to a
+# file yet to be made, relative to the link's directory).
+mkdir -p links/real
+"$mpsim" --runtime=20ms --format=csv >direct.csv
+for o in output trace series; do
+	: >"links/real/$o.txt"
+	ln -s "real/$o.txt" "links/$o"
+done
+ln -s real/new.csv links/new
+"$mpsim" --runtime=20ms --format=csv --output=links/output \
+    --trace=links/trace --interval=5ms --series=links/series >/dev/null
+"$mpsim" sweep --iodepth=1,2 --runtime=20ms --output=links/new >/dev/null
+for o in output trace series new; do
+	[ -L "links/$o" ] && ok || no "--$o: the link was replaced"
+done
+# (the header line echoes the options)
+[ "$(tail -n +2 direct.csv)" = "$(tail -n +2 links/real/output.txt)" ] &&
+    ok || no "--output through a link differs from stdout"
+[ -s links/real/trace.txt ] && [ -s links/real/series.txt ] && ok ||
+    no "--trace or --series not written through the link"
+"$mpsim" sweep --iodepth=1,2 --runtime=20ms >sweep.csv
+cmp -s sweep.csv links/real/new.csv && ok ||
+    no "sweep --output through a dangling link: not the sweep"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
