@@ -150,7 +150,8 @@ static uint64_t data_unit(const char *u, bool bytes)
 	return m;
 }
 
-int parse_bytes(const char *s, uint64_t *out, char *err)
+/* A number with fio's data unit: a size (bytes) or a count. */
+static int parse_data(const char *s, bool bytes, uint64_t *out, char *err)
 {
 	struct num n;
 	uint64_t unit;
@@ -159,11 +160,19 @@ int parse_bytes(const char *s, uint64_t *out, char *err)
 	r = read_num(s, &n, err);
 	if (r)
 		return r;
-	unit = data_unit(n.unit, true);
+	unit = data_unit(n.unit, bytes);
 	if (!unit)
-		return bad(err, "unknown size unit in '" SHOW "' (use k, m, "
-			   "g, t, p: powers of 1024 as in fio)", s);
-	return scaled(s, &n, unit, "bytes", out, err);
+		return bytes ?
+			bad(err, "unknown size unit in '" SHOW "' (use k, m, "
+			    "g, t, p: powers of 1024 as in fio)", s) :
+			bad(err, "unknown suffix in '" SHOW "' (counts take "
+			    "k, m, g: powers of 1024 as in fio)", s);
+	return scaled(s, &n, unit, bytes ? "bytes" : "units", out, err);
+}
+
+int parse_bytes(const char *s, uint64_t *out, char *err)
+{
+	return parse_data(s, true, out, err);
 }
 
 int parse_size(const char *s, uint64_t *out, char *err)
@@ -182,18 +191,7 @@ int parse_size(const char *s, uint64_t *out, char *err)
 
 int parse_uint(const char *s, uint64_t *out, char *err)
 {
-	struct num n;
-	uint64_t unit;
-	int r;
-
-	r = read_num(s, &n, err);
-	if (r)
-		return r;
-	unit = data_unit(n.unit, false);
-	if (!unit)
-		return bad(err, "unknown suffix in '" SHOW "' (counts take "
-			   "k, m, g: powers of 1024 as in fio)", s);
-	return scaled(s, &n, unit, "units", out, err);
+	return parse_data(s, false, out, err);
 }
 
 /*
