@@ -28,11 +28,11 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "sim/list.h"
 #include "sim/sim.h"
 #include "selector.h"
-#include "valid.h"
 
 #define HST_MIN_IO		1	/* default repeat_count (never used) */
 
@@ -44,12 +44,61 @@
 #define HST_BUCKET_SHIFT	24	/* bucket width 2^24 ns, ~16.8 ms */
 #define HST_WEIGHT_COUNT	64	/* number of weight buckets */
 
+/*
+ * How the valid list is held.  The kernel keeps the usable paths on a
+ * list_head, walks it for every I/O and list_move_tail()s the winner.
+ * Here each path has a number (the order it was added in) and a list key
+ * (ord), larger nearer the tail: list_add_tail() and list_move_tail()
+ * give the path the next key, and list order is key order.  When every
+ * valid path is "plain" (hst_key below) and at most one is idle, or the
+ * winner is busy (hst_select_path), the kernel's walk ends at the last
+ * path in list order of least (1 + outstanding) * hst, i.e. the least
+ * cost and, among equals, the greatest key.  A tournament tree over the
+ * path numbers keeps that winner at its root, and the least stale_after
+ * with it, and counts kept as paths change say whether every path is
+ * plain: a selection then reads the root, and each change of a path
+ * (start_io, end_io, the move to the tail) costs one walk up the tree,
+ * log2 of the paths, where the scan cost one step per path.  Otherwise
+ * the kernel's walk is run in
+ * list order (hst_in_order()), pair by pair: hst_compare() is not
+ * transitive, so its winner can depend on the order.  Keys are
+ * renumbered 1..n in order when they reach HST_ORD_MAX, about every
+ * 65 000 selections.
+ */
+#define HST_ORD_MAX	0xfffeU		/* largest list key */
+
 /* The selector's state (ps->context, zeroed by the core). */
 struct selector {
-	struct ps_valid valid_paths;	/* selection order, head first
-					   (valid.h) */
+	struct path_info **paths;	/* by number */
+	struct path_info **order;	/* the valid paths, in list order
+					   after hst_in_order() */
+	unsigned nr_paths, cap;		/* paths added; room in paths[] */
+	unsigned nr_valid;		/* paths on the valid list */
+	bool order_stale;		/* order[] must be gathered again */
+	unsigned tick;			/* the latest list key given */
+	/*
+	 * The tree: node 1 the root, node i's children 2i and 2i + 1, path
+	 * j's leaf at leaves + j.  By node, the number of the winner below
+	 * it and the least stale_after of the valid paths below it; by path
+	 * number, what the winner is chosen by.  An invalid path has cost
+	 * UINT64_MAX, list key 0 and stale UINT64_MAX: it loses to every
+	 * valid path.
+	 */
+	uint32_t *win;			/* by node */
+	uint64_t *min_stale;		/* by node */
+	uint64_t *cost;			/* by path: (1 + outstanding) * hst */
+	uint32_t *key;			/* by path: list key */
+	unsigned leaves;		/* a power of two >= nr_paths */
+	struct path_info *pending;	/* a path whose leaf is not yet
+					   redone: the winner, which start_io
+					   changes again at once */
+	unsigned nr_zero;		/* valid paths with hst 0 */
+	unsigned nr_big;		/* ... with outstanding >= 1024 (or
+					   wrapped) */
+	unsigned nr_idle;		/* ... with outstanding 0 */
 	struct list_head failed_paths;	/* order irrelevant */
-	int valid_count;		/* paths on valid_paths */
+	int valid_count;		/* the kernel's count: fail_path()s
+					   and reinstate_path()s */
 	uint32_t weights[HST_WEIGHT_COUNT]; /* EMA weight per bucket */
 	uint32_t threshold_multiplier;	/* "similar" estimate factor */
 };
@@ -57,7 +106,11 @@ struct selector {
 /* Per-path state (path->ps_ctx, zeroed by the core). */
 struct path_info {
 	struct list_head list;		/* on failed_paths when !valid */
-	bool valid;			/* on valid_paths */
+	bool valid;			/* on the valid list */
+	unsigned nr;			/* number: place in paths[], leaf */
+	uint32_t ord;			/* list key, when valid */
+	unsigned counted;		/* what nr_zero, nr_big and nr_idle
+					   count of it (HST_C_*) */
 	struct ps_path *path;		/* the framework's path */
 	unsigned repeat_count;		/* stored, never used (§2.5) */
 	uint64_t historical_service_time; /* EMA, fixed point ns */
@@ -132,6 +185,148 @@ static void hst_set_weights(struct selector *s, unsigned base)
 	s->weights[HST_WEIGHT_COUNT - 1] = 0;
 }
 
+/* What nr_zero, nr_big and nr_idle count of a valid path. */
+#define HST_C_ZERO	1	/* hst 0 */
+#define HST_C_BIG	2	/* outstanding >= HST_MAX_INFLIGHT */
+#define HST_C_IDLE	4	/* outstanding 0 */
+
+/*
+ * Path nr's leaf from its state, then the nodes above it: at each level
+ * the winner so far meets the winner of the sibling node, the better
+ * being the lower cost and, of equal costs, the later in list order.
+ * The winner so far stays in registers, and the sibling's was stored
+ * long before, so that a level waits on no store of the level below.
+ */
+static void hst_leaf_up(struct selector *s, unsigned nr)
+{
+	const struct path_info *pi = s->paths[nr];
+	unsigned i = s->leaves + nr, cur = nr;
+	uint64_t cost = UINT64_MAX, ms = UINT64_MAX;
+	uint32_t key = 0;
+
+	if (pi->valid) {
+		cost = (1 + pi->outstanding) * pi->historical_service_time;
+		ms = pi->stale_after;
+		key = pi->ord;
+	}
+	s->cost[nr] = cost;
+	s->key[nr] = key;
+	s->win[i] = nr;
+	s->min_stale[i] = ms;
+	for (; i > 1; i /= 2) {
+		unsigned w = s->win[i ^ 1];
+		uint64_t c = s->cost[w], m = s->min_stale[i ^ 1];
+		uint32_t k = s->key[w];
+		bool sib = (c < cost) | ((c == cost) & (k > key));
+
+		cur = sib ? w : cur;
+		cost = sib ? c : cost;
+		key = sib ? k : key;
+		ms = m < ms ? m : ms;
+		s->win[i / 2] = cur;
+		s->min_stale[i / 2] = ms;
+	}
+}
+
+/* The tree again, with room for every path: every leaf, from scratch. */
+static void hst_rebuild(struct selector *s)
+{
+	unsigned i;
+
+	s->leaves = 1;
+	while (s->leaves < s->nr_paths)
+		s->leaves *= 2;
+	s->win = xrealloc(s->win, 2 * s->leaves * sizeof(*s->win));
+	s->min_stale = xrealloc(s->min_stale,
+				2 * s->leaves * sizeof(*s->min_stale));
+	s->cost = xrealloc(s->cost, s->leaves * sizeof(*s->cost));
+	s->key = xrealloc(s->key, s->leaves * sizeof(*s->key));
+	/* the empty leaves first, so that every sibling is set */
+	for (i = 0; i < s->leaves; i++) {
+		s->cost[i] = UINT64_MAX;
+		s->key[i] = 0;
+		s->win[s->leaves + i] = i;
+		s->min_stale[s->leaves + i] = UINT64_MAX;
+	}
+	for (i = 1; i < s->leaves; i++) {
+		s->win[i] = s->leaves - 1;	/* an empty leaf, or the last */
+		s->min_stale[i] = UINT64_MAX;
+	}
+	for (i = 0; i < s->nr_paths; i++)
+		hst_leaf_up(s, i);
+}
+
+/* After a change of pi (its counts, estimate, freshness, validity or
+ * list key): the counts, its leaf, and the nodes above it. */
+static void hst_update(struct selector *s, struct path_info *pi)
+{
+	uint64_t out = pi->outstanding;
+	unsigned c = 0, was = pi->counted;
+
+	if (s->pending && s->pending != pi)
+		hst_update(s, s->pending);	/* its siblings are read */
+	s->pending = NULL;
+
+	if (pi->valid)
+		c = (pi->historical_service_time ? 0 : HST_C_ZERO) |
+		    (out >= HST_MAX_INFLIGHT ? HST_C_BIG : 0) |
+		    (out ? 0 : HST_C_IDLE);
+	if (c != was) {
+		s->nr_zero += !!(c & HST_C_ZERO) - !!(was & HST_C_ZERO);
+		s->nr_big += !!(c & HST_C_BIG) - !!(was & HST_C_BIG);
+		s->nr_idle += !!(c & HST_C_IDLE) - !!(was & HST_C_IDLE);
+		pi->counted = c;
+	}
+	hst_leaf_up(s, pi->nr);
+}
+
+/* Put order[] in list order: the valid paths by list key.  Insertion
+ * sort: the paths out of place are the few moved since the last time. */
+static void hst_in_order(struct selector *s)
+{
+	unsigned i, j;
+
+	if (s->order_stale) {
+		for (i = j = 0; i < s->nr_paths; i++)
+			if (s->paths[i]->valid)
+				s->order[j++] = s->paths[i];
+		s->order_stale = false;
+	}
+	for (i = 1; i < s->nr_valid; i++) {
+		struct path_info *pi = s->order[i];
+
+		for (j = i; j > 0 && s->order[j - 1]->ord > pi->ord; j--)
+			s->order[j] = s->order[j - 1];
+		s->order[j] = pi;
+	}
+}
+
+/* The list keys used up: 1..n again, in list order. */
+static void __attribute__((noinline)) hst_renumber(struct selector *s)
+{
+	unsigned i;
+
+	hst_in_order(s);
+	for (i = 0; i < s->nr_valid; i++)
+		s->order[i]->ord = i + 1;
+	s->tick = s->nr_valid;
+	hst_rebuild(s);
+}
+
+/* list_move_tail() (and list_add_tail()) of a valid path: the next list
+ * key. */
+static void hst_move_tail(struct selector *s, struct path_info *pi)
+{
+	if (s->pending && s->pending != pi)
+		hst_update(s, s->pending);
+	if (__builtin_expect(s->tick == HST_ORD_MAX, 0))
+		hst_renumber(s);
+	pi->ord = ++s->tick;
+	/* its leaf and counts wait for start_io, which redoes them anyway
+	 * (what reads them first brings them up to date: hst_update) */
+	s->pending = pi;
+}
+
 static int hst_create(struct path_selector *ps, int argc, char **argv,
 		      char *error)
 {
@@ -173,7 +368,12 @@ static void hst_destroy(struct path_selector *ps)
 {
 	struct selector *s = ps->context;
 
-	ps_valid_free(&s->valid_paths);
+	free(s->paths);
+	free(s->order);
+	free(s->win);
+	free(s->min_stale);
+	free(s->cost);
+	free(s->key);
 }
 
 static int hst_add_path(struct path_selector *ps, struct ps_path *path,
@@ -204,9 +404,20 @@ static int hst_add_path(struct path_selector *ps, struct ps_path *path,
 	pi->stale_after = 0;	/* never completed: stale when idle (§9.3) */
 	pi->last_finish = 0;
 
+	if (s->nr_paths == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		s->paths = xrealloc(s->paths, s->cap * sizeof(*s->paths));
+		s->order = xrealloc(s->order, s->cap * sizeof(*s->order));
+	}
+	pi->nr = s->nr_paths++;
+	s->paths[pi->nr] = pi;
+	if (s->nr_paths > s->leaves)
+		hst_rebuild(s);
 	/* Table order becomes list order (§2.1, §3.3). */
-	ps_valid_add_tail(&s->valid_paths, pi);
 	pi->valid = true;
+	s->nr_valid++;
+	s->order_stale = true;
+	hst_move_tail(s, pi);
 	s->valid_count++;
 	return 0;
 }
@@ -217,8 +428,15 @@ static void hst_fail_path(struct path_selector *ps, struct ps_path *path)
 	struct selector *s = ps->context;
 	struct path_info *pi = path->ps_ctx;
 
-	ps_valid_unlink(&s->valid_paths, pi, &pi->valid, &pi->list);
+	if (pi->valid) {
+		pi->valid = false;
+		s->nr_valid--;
+		s->order_stale = true;
+	} else {
+		list_del(&pi->list);
+	}
 	list_add(&pi->list, &s->failed_paths);
+	hst_update(s, pi);
 	s->valid_count--;
 }
 
@@ -228,7 +446,13 @@ static int hst_reinstate_path(struct path_selector *ps, struct ps_path *path)
 	struct selector *s = ps->context;
 	struct path_info *pi = path->ps_ctx;
 
-	ps_valid_move_in(&s->valid_paths, pi, &pi->valid, &pi->list);
+	if (!pi->valid) {
+		list_del(&pi->list);
+		pi->valid = true;
+		s->nr_valid++;
+		s->order_stale = true;
+	}
+	hst_move_tail(s, pi);
 	s->valid_count++;
 	return 0;
 }
@@ -326,7 +550,7 @@ static int64_t hst_compare(const struct path_info *pi1,
 }
 
 /*
- * What hst_compare() reduces to for most pairs, so that the scan need
+ * What hst_compare() reduces to for most pairs, so that the walk need
  * not run all of it per path.  A path is "plain" at now when
  * threshold_multiplier is 0, its estimate is not 0, its outstanding
  * count is below HST_MAX_INFLIGHT (not wrapped) and it is not stale.
@@ -362,67 +586,100 @@ static inline struct hst_key hst_key_of(const struct path_info *pi,
 }
 
 /*
- * Scan the valid list head to tail, keep the best by hst_compare (a later
- * path replaces best only when strictly better), and move the winner to
- * the tail (§3.9).  `now` stands for the kernel's sched_clock() (5.8-5.17)
- * or ktime_get_ns() (5.18+); the caller chooses which.  The pairs that
- * hst_key decides are decided by it, with the best path's key kept at
- * hand; the others by hst_compare(): the same winner, as every pair gets
- * the answer hst_compare() would give.
+ * The walk when every path is plain and two or more are idle: each pair
+ * is decided by the keys, by stale_after when both paths are idle
+ * (hst_compare() case 2 returns stale1 - stale2: with T = 0 and both
+ * estimates positive they are not "similar", and neither path is stale)
+ * and by cost otherwise (as in hst_key).  The best path's values are
+ * kept in registers and chosen without branches.  v is in list order.
+ */
+static struct path_info *hst_plain_walk(struct path_info *const *v,
+					unsigned n)
+{
+	uint64_t bcost = (1 + v[0]->outstanding) * v[0]->historical_service_time;
+	uint64_t bstale = v[0]->stale_after;
+	bool bidle = !v[0]->outstanding;
+	unsigned i, b = 0;
+
+	for (i = 1; i < n; i++) {
+		uint64_t out = v[i]->outstanding, st = v[i]->stale_after;
+		uint64_t c = (1 + out) * v[i]->historical_service_time;
+		bool idle = !out;
+		bool better = (idle & bidle) ? (int64_t)(st - bstale) < 0 :
+					       c <= bcost;
+
+		b = better ? i : b;
+		bcost = better ? c : bcost;
+		bstale = better ? st : bstale;
+		bidle = better ? idle : bidle;
+	}
+	return v[b];
+}
+
+/*
+ * The kernel's walk: the valid list head to tail, keep the best by
+ * hst_compare (a later path replaces best only when strictly better),
+ * and move the winner to the tail (§3.9).  `now` stands for the kernel's
+ * sched_clock() (5.8-5.17) or ktime_get_ns() (5.18+); the caller chooses
+ * which.  Let every valid path be plain, and R be the tree's root: the
+ * last path in list order of the least cost c.  The walk ends at R
+ *  - when at most one path is idle: every pair it meets is decided by
+ *    cost (hst_key), and the walk is the minimum;
+ *  - or when R is busy: R meets the best so far by cost (R is not idle),
+ *    and c is not more than its cost, so R takes over; after R every
+ *    path costs more than c, and meets R by cost too, so R stays.
+ * Otherwise the walk is run in list order: by the keys alone when every
+ * path is plain (hst_plain_walk), else the pairs that hst_key decides
+ * are decided by it and the others by hst_compare().  Every pair gets
+ * the answer hst_compare() would give, hence the same winner.
  */
 static struct ps_path *hst_select_path(struct path_selector *ps,
 				       size_t nr_bytes, sim_ns now)
 {
 	struct selector *s = ps->context;
-	void *const *v = s->valid_paths.v;
-	unsigned i, n = s->valid_paths.n, b = 0, idle = 0;
-	bool t0 = !s->threshold_multiplier, plain = true;
+	bool t0 = !s->threshold_multiplier;
+	struct path_info *best;
 	struct hst_key bk;
-	uint64_t cost;
+	unsigned i, b;
+	bool all_plain;
 
-	if (!n)
+	if (!s->nr_valid)
 		return NULL;
-	/*
-	 * When every path is plain and at most one is idle, every pair the
-	 * walk meets is decided by cost, and the walk is a minimum: the
-	 * last path of least cost.  The fold keeps only the cost it must
-	 * beat in its chain; whether the condition held is seen after it.
-	 */
-	bk = hst_key_of(v[0], now, t0);
-	cost = bk.cost;
-	plain = bk.plain;
-	idle = bk.idle;
-	for (i = 1; i < n; i++) {
-		struct hst_key k = hst_key_of(v[i], now, t0);
-
-		plain &= k.plain;
-		idle += k.idle;
-		b = k.cost <= cost ? i : b;
-		cost = k.cost <= cost ? k.cost : cost;
-	}
-	if (plain && idle < 2)
+	if (s->pending)
+		hst_update(s, s->pending);
+	all_plain = t0 && !s->nr_zero && !s->nr_big &&
+		    !(s->min_stale[1] < now);
+	best = s->paths[s->win[1]];
+	if (all_plain && (s->nr_idle < 2 || best->outstanding))
 		goto found;
+	hst_in_order(s);
+	if (all_plain) {
+		best = hst_plain_walk(s->order, s->nr_valid);
+		goto found;
+	}
 
-	/* otherwise the walk, pair by pair */
+	/* otherwise the walk, pair by pair, in list order */
 	b = 0;
-	for (i = 1; i < n; i++) {
-		struct hst_key k = hst_key_of(v[i], now, t0);
+	bk = hst_key_of(s->order[0], now, t0);
+	for (i = 1; i < s->nr_valid; i++) {
+		struct hst_key k = hst_key_of(s->order[i], now, t0);
 		bool better;
 
 		if (k.plain && bk.plain && !(k.idle && bk.idle))
 			better = k.cost <= bk.cost;
 		else
-			better = hst_compare(v[i], v[b], now, s) < 0;
+			better = hst_compare(s->order[i], s->order[b], now, s) < 0;
 		if (better) {
 			b = i;
 			bk = k;
 		}
 	}
+	best = s->order[b];
 
 found:
 	/* Move the last used path to the tail (§3.9, §9.1). */
-	ps_valid_move_tail(&s->valid_paths, b);
-	return ((struct path_info *)v[s->valid_paths.n - 1])->path;
+	hst_move_tail(s, best);
+	return best->path;
 }
 
 /* One more I/O in flight; nr_bytes plays no part in HST (§3.6). */
@@ -435,6 +692,7 @@ static int hst_start_io(struct path_selector *ps, struct ps_path *path,
 		return 0;
 	pi = path->ps_ctx;
 	pi->outstanding++;
+	hst_update(ps->context, pi);
 	return 0;
 }
 
@@ -510,6 +768,7 @@ static int hst_end_io(struct path_selector *ps, struct ps_path *path,
 	pi->stale_after = pi->last_finish +
 		(uint64_t)s->valid_count *
 		(pi->historical_service_time >> HST_FIXED_SHIFT);
+	hst_update(s, pi);
 	return 0;
 }
 

@@ -428,6 +428,54 @@ Test(hst, list_order_fail_reinstate)
 	fx_exit(&fx);
 }
 
+/*
+ * The list order is held in keys renumbered every ~65 000 selections
+ * (selectors/historical-service-time.c): the order must survive it.
+ * Five fresh paths, all idle with stale_after 0: every pair ties
+ * (hst_compare case 2 gives 0 - 0), so each select takes the head and
+ * moves it to the tail.  B failed and reinstated gives A C D E B, and
+ * 200 000 selections, three renumberings, cycle in that order.
+ */
+Test(hst, list_order_survives_many_selections)
+{
+	struct hst_fx fx;
+	static const int want[] = { 0, 2, 3, 4, 1 };
+	unsigned i;
+
+	fx_init(&fx, "", 5);
+	ps_historical_service_time.fail_path(&fx.ps, &fx.path[1]);
+	ps_historical_service_time.reinstate_path(&fx.ps, &fx.path[1]);
+	for (i = 0; i < 200000; i++)
+		cr_assert_eq(fx_select(&fx, 1000), want[i % 5],
+			     "selection %u", i);
+	fx_exit(&fx);
+}
+
+/*
+ * Two idle paths, and the path of least cost busy: the walk's answer is
+ * that path, which the tree gives without the walk.  Base 0 (hst = the
+ * last sample), every sample finished at 2 ms: A and B took 1 ms, C
+ * 100 us, D 200 us; stale_after = 2 ms + 4 * sample, none stale at
+ * 2.1 ms.  C has 3 I/Os in flight (cost 4 * 100 us), D 2 (3 * 200 us),
+ * A and B none (1 ms each).  The walk: A; B ties A on stale_after (both
+ * idle: stale1 - stale2 = 0), A stays; C by cost, 400 us <= 1 ms; D
+ * 600 us is not <= 400 us.  C.
+ */
+Test(hst, two_idle_least_cost_busy)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 4);
+	fx_sample(&fx, 0, 1 * MS, 2 * MS);
+	fx_sample(&fx, 1, 1 * MS, 2 * MS);
+	fx_sample(&fx, 2, 1900000, 2 * MS);
+	fx_sample(&fx, 3, 1800000, 2 * MS);
+	fx_start(&fx, 2, 3);
+	fx_start(&fx, 3, 2);
+	cr_assert_eq(fx_select(&fx, 2100000), 2);
+	fx_exit(&fx);
+}
+
 Test(hst, no_valid_path_is_null)
 {
 	struct hst_fx fx;
