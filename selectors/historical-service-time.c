@@ -52,18 +52,15 @@
  * give the path the next key, and list order is key order.  When every
  * valid path is "plain" (hst_key below) and at most one is idle, or the
  * winner is busy (hst_select_path), the kernel's walk ends at the last
- * path in list order of least (1 + outstanding) * hst, i.e. the least
- * cost and, among equals, the greatest key.  A tournament tree over the
- * path numbers keeps that winner at its root, and the least stale_after
- * with it, and counts kept as paths change say whether every path is
- * plain: a selection then reads the root, and each change of a path
- * (start_io, end_io, the move to the tail) costs one walk up the tree,
- * log2 of the paths, where the scan cost one step per path.  Otherwise
- * the kernel's walk is run in
- * list order (hst_in_order()), pair by pair: hst_compare() is not
- * transitive, so its winner can depend on the order.  Keys are
- * renumbered 1..n in order when they reach HST_ORD_MAX, about every
- * 65 000 selections.
+ * path in list order of least (1 + outstanding) * hst: the least cost
+ * and, among equals, the greatest key.  That is a minimum, which a scan
+ * of three arrays by path number finds in whatever order they hold the
+ * paths (hst_least), with no move of the winner but a new key; counts
+ * kept as paths change say whether every path is plain.  Otherwise the
+ * kernel's walk is run in list order (hst_in_order()), pair by pair:
+ * hst_compare() is not transitive, so its winner can depend on the
+ * order.  Keys are renumbered 1..n in order when they reach HST_ORD_MAX,
+ * about every 65 000 selections.
  */
 #define HST_ORD_MAX	0xfffeU		/* largest list key */
 
@@ -76,22 +73,12 @@ struct selector {
 	unsigned nr_valid;		/* paths on the valid list */
 	bool order_stale;		/* order[] must be gathered again */
 	unsigned tick;			/* the latest list key given */
-	/*
-	 * The tree: node 1 the root, node i's children 2i and 2i + 1, path
-	 * j's leaf at leaves + j.  By node, the number of the winner below
-	 * it and the least stale_after of the valid paths below it; by path
-	 * number, what the winner is chosen by.  An invalid path has cost
-	 * UINT64_MAX, list key 0 and stale UINT64_MAX: it loses to every
-	 * valid path.
-	 */
-	uint32_t *win;			/* by node */
-	uint64_t *min_stale;		/* by node */
-	uint64_t *cost;			/* by path: (1 + outstanding) * hst */
-	uint32_t *key;			/* by path: list key */
-	unsigned leaves;		/* a power of two >= nr_paths */
-	struct path_info *pending;	/* a path whose leaf is not yet
-					   redone: the winner, which start_io
-					   changes again at once */
+	/* by path number, what hst_least() reads: an invalid path has cost
+	 * UINT64_MAX and stale_after UINT64_MAX, and loses to every valid
+	 * one that is plain */
+	uint64_t *cost;			/* (1 + outstanding) * hst */
+	uint64_t *stale;		/* stale_after */
+	uint32_t *key;			/* list key (ord) */
 	unsigned nr_zero;		/* valid paths with hst 0 */
 	unsigned nr_big;		/* ... with outstanding >= 1024 (or
 					   wrapped) */
@@ -107,7 +94,8 @@ struct selector {
 struct path_info {
 	struct list_head list;		/* on failed_paths when !valid */
 	bool valid;			/* on the valid list */
-	unsigned nr;			/* number: place in paths[], leaf */
+	unsigned nr;			/* number: place in paths[] and the
+					   arrays hst_least() reads */
 	uint32_t ord;			/* list key, when valid */
 	unsigned counted;		/* what nr_zero, nr_big and nr_idle
 					   count of it (HST_C_*) */
@@ -190,94 +178,29 @@ static void hst_set_weights(struct selector *s, unsigned base)
 #define HST_C_BIG	2	/* outstanding >= HST_MAX_INFLIGHT */
 #define HST_C_IDLE	4	/* outstanding 0 */
 
-/*
- * Path nr's leaf from its state, then the nodes above it: at each level
- * the winner so far meets the winner of the sibling node, the better
- * being the lower cost and, of equal costs, the later in list order.
- * The winner so far stays in registers, and the sibling's was stored
- * long before, so that a level waits on no store of the level below.
- */
-static void hst_leaf_up(struct selector *s, unsigned nr)
-{
-	const struct path_info *pi = s->paths[nr];
-	unsigned i = s->leaves + nr, cur = nr;
-	uint64_t cost = UINT64_MAX, ms = UINT64_MAX;
-	uint32_t key = 0;
-
-	if (pi->valid) {
-		cost = (1 + pi->outstanding) * pi->historical_service_time;
-		ms = pi->stale_after;
-		key = pi->ord;
-	}
-	s->cost[nr] = cost;
-	s->key[nr] = key;
-	s->win[i] = nr;
-	s->min_stale[i] = ms;
-	for (; i > 1; i /= 2) {
-		unsigned w = s->win[i ^ 1];
-		uint64_t c = s->cost[w], m = s->min_stale[i ^ 1];
-		uint32_t k = s->key[w];
-		bool sib = (c < cost) | ((c == cost) & (k > key));
-
-		cur = sib ? w : cur;
-		cost = sib ? c : cost;
-		key = sib ? k : key;
-		ms = m < ms ? m : ms;
-		s->win[i / 2] = cur;
-		s->min_stale[i / 2] = ms;
-	}
-}
-
-/* The tree again, with room for every path: every leaf, from scratch. */
-static void hst_rebuild(struct selector *s)
-{
-	unsigned i;
-
-	s->leaves = 1;
-	while (s->leaves < s->nr_paths)
-		s->leaves *= 2;
-	s->win = xrealloc(s->win, 2 * s->leaves * sizeof(*s->win));
-	s->min_stale = xrealloc(s->min_stale,
-				2 * s->leaves * sizeof(*s->min_stale));
-	s->cost = xrealloc(s->cost, s->leaves * sizeof(*s->cost));
-	s->key = xrealloc(s->key, s->leaves * sizeof(*s->key));
-	/* the empty leaves first, so that every sibling is set */
-	for (i = 0; i < s->leaves; i++) {
-		s->cost[i] = UINT64_MAX;
-		s->key[i] = 0;
-		s->win[s->leaves + i] = i;
-		s->min_stale[s->leaves + i] = UINT64_MAX;
-	}
-	for (i = 1; i < s->leaves; i++) {
-		s->win[i] = s->leaves - 1;	/* an empty leaf, or the last */
-		s->min_stale[i] = UINT64_MAX;
-	}
-	for (i = 0; i < s->nr_paths; i++)
-		hst_leaf_up(s, i);
-}
-
 /* After a change of pi (its counts, estimate, freshness, validity or
- * list key): the counts, its leaf, and the nodes above it. */
+ * list key): what hst_least() reads of it, and the counts. */
 static void hst_update(struct selector *s, struct path_info *pi)
 {
 	uint64_t out = pi->outstanding;
 	unsigned c = 0, was = pi->counted;
 
-	if (s->pending && s->pending != pi)
-		hst_update(s, s->pending);	/* its siblings are read */
-	s->pending = NULL;
-
-	if (pi->valid)
+	s->cost[pi->nr] = UINT64_MAX;
+	s->stale[pi->nr] = UINT64_MAX;
+	s->key[pi->nr] = 0;
+	if (pi->valid) {
 		c = (pi->historical_service_time ? 0 : HST_C_ZERO) |
 		    (out >= HST_MAX_INFLIGHT ? HST_C_BIG : 0) |
 		    (out ? 0 : HST_C_IDLE);
-	if (c != was) {
-		s->nr_zero += !!(c & HST_C_ZERO) - !!(was & HST_C_ZERO);
-		s->nr_big += !!(c & HST_C_BIG) - !!(was & HST_C_BIG);
-		s->nr_idle += !!(c & HST_C_IDLE) - !!(was & HST_C_IDLE);
-		pi->counted = c;
+		s->cost[pi->nr] = (1 + out) * pi->historical_service_time;
+		s->stale[pi->nr] = pi->stale_after;
+		s->key[pi->nr] = pi->ord;
 	}
-	hst_leaf_up(s, pi->nr);
+	/* no test of c != was: idleness changes about every other I/O */
+	s->nr_zero += !!(c & HST_C_ZERO) - !!(was & HST_C_ZERO);
+	s->nr_big += !!(c & HST_C_BIG) - !!(was & HST_C_BIG);
+	s->nr_idle += !!(c & HST_C_IDLE) - !!(was & HST_C_IDLE);
+	pi->counted = c;
 }
 
 /* Put order[] in list order: the valid paths by list key.  Insertion
@@ -310,21 +233,18 @@ static void __attribute__((noinline)) hst_renumber(struct selector *s)
 	for (i = 0; i < s->nr_valid; i++)
 		s->order[i]->ord = i + 1;
 	s->tick = s->nr_valid;
-	hst_rebuild(s);
+	for (i = 0; i < s->nr_valid; i++)
+		s->key[s->order[i]->nr] = s->order[i]->ord;
 }
 
 /* list_move_tail() (and list_add_tail()) of a valid path: the next list
  * key. */
 static void hst_move_tail(struct selector *s, struct path_info *pi)
 {
-	if (s->pending && s->pending != pi)
-		hst_update(s, s->pending);
 	if (__builtin_expect(s->tick == HST_ORD_MAX, 0))
 		hst_renumber(s);
 	pi->ord = ++s->tick;
-	/* its leaf and counts wait for start_io, which redoes them anyway
-	 * (what reads them first brings them up to date: hst_update) */
-	s->pending = pi;
+	s->key[pi->nr] = pi->ord;
 }
 
 static int hst_create(struct path_selector *ps, int argc, char **argv,
@@ -370,9 +290,8 @@ static void hst_destroy(struct path_selector *ps)
 
 	free(s->paths);
 	free(s->order);
-	free(s->win);
-	free(s->min_stale);
 	free(s->cost);
+	free(s->stale);
 	free(s->key);
 }
 
@@ -408,16 +327,18 @@ static int hst_add_path(struct path_selector *ps, struct ps_path *path,
 		s->cap = s->cap ? 2 * s->cap : 8;
 		s->paths = xrealloc(s->paths, s->cap * sizeof(*s->paths));
 		s->order = xrealloc(s->order, s->cap * sizeof(*s->order));
+		s->cost = xrealloc(s->cost, s->cap * sizeof(*s->cost));
+		s->stale = xrealloc(s->stale, s->cap * sizeof(*s->stale));
+		s->key = xrealloc(s->key, s->cap * sizeof(*s->key));
 	}
 	pi->nr = s->nr_paths++;
 	s->paths[pi->nr] = pi;
-	if (s->nr_paths > s->leaves)
-		hst_rebuild(s);
 	/* Table order becomes list order (§2.1, §3.3). */
 	pi->valid = true;
 	s->nr_valid++;
 	s->order_stale = true;
 	hst_move_tail(s, pi);
+	hst_update(s, pi);
 	s->valid_count++;
 	return 0;
 }
@@ -453,6 +374,7 @@ static int hst_reinstate_path(struct path_selector *ps, struct ps_path *path)
 		s->order_stale = true;
 	}
 	hst_move_tail(s, pi);
+	hst_update(s, pi);
 	s->valid_count++;
 	return 0;
 }
@@ -586,6 +508,40 @@ static inline struct hst_key hst_key_of(const struct path_info *pi,
 }
 
 /*
+ * The path of least cost and, of equal costs, greatest list key, and the
+ * least stale_after of the valid paths (*min_stale): one pass over the
+ * arrays in path-number order.  The fold keeps only the cost to beat and
+ * whether it was met twice (tie); a tie, which needs two equal products
+ * of 64 bits, is settled by a second pass over the paths of that cost.
+ */
+static struct path_info *hst_least(const struct selector *s,
+				   uint64_t *min_stale)
+{
+	const uint64_t *cost = s->cost, *stale = s->stale;
+	uint64_t bc = cost[0], ms = stale[0];
+	unsigned i, n = s->nr_paths, b = 0;
+	bool tie = false;
+
+	for (i = 1; i < n; i++) {
+		uint64_t c = cost[i], st = stale[i];
+
+		bool lt = c < bc, eq = c == bc;
+
+		/* bitwise: a branch would mispredict on the coin tosses */
+		tie = (tie & !lt) | eq;
+		b = lt ? i : b;
+		bc = lt ? c : bc;
+		ms = st < ms ? st : ms;
+	}
+	if (__builtin_expect(tie, 0))
+		for (i = 0; i < n; i++)
+			if (cost[i] == bc && s->key[i] > s->key[b])
+				b = i;
+	*min_stale = ms;
+	return s->paths[b];
+}
+
+/*
  * The walk when every path is plain and two or more are idle: each pair
  * is decided by the keys, by stale_after when both paths are idle
  * (hst_compare() case 2 returns stale1 - stale2: with T = 0 and both
@@ -621,8 +577,8 @@ static struct path_info *hst_plain_walk(struct path_info *const *v,
  * hst_compare (a later path replaces best only when strictly better),
  * and move the winner to the tail (§3.9).  `now` stands for the kernel's
  * sched_clock() (5.8-5.17) or ktime_get_ns() (5.18+); the caller chooses
- * which.  Let every valid path be plain, and R be the tree's root: the
- * last path in list order of the least cost c.  The walk ends at R
+ * which.  Let every valid path be plain, and R be the last path in list
+ * order of the least cost c (hst_least).  The walk ends at R
  *  - when at most one path is idle: every pair it meets is decided by
  *    cost (hst_key), and the walk is the minimum;
  *  - or when R is busy: R meets the best so far by cost (R is not idle),
@@ -642,14 +598,12 @@ static struct ps_path *hst_select_path(struct path_selector *ps,
 	struct hst_key bk;
 	unsigned i, b;
 	bool all_plain;
+	uint64_t min_stale;
 
 	if (!s->nr_valid)
 		return NULL;
-	if (s->pending)
-		hst_update(s, s->pending);
-	all_plain = t0 && !s->nr_zero && !s->nr_big &&
-		    !(s->min_stale[1] < now);
-	best = s->paths[s->win[1]];
+	best = hst_least(s, &min_stale);
+	all_plain = t0 && !s->nr_zero && !s->nr_big && !(min_stale < now);
 	if (all_plain && (s->nr_idle < 2 || best->outstanding))
 		goto found;
 	hst_in_order(s);
