@@ -32,6 +32,7 @@
 
 #include "sim/list.h"
 #include "sim/sim.h"
+#include "keyed.h"
 #include "selector.h"
 
 #define HST_MIN_IO		1	/* default repeat_count (never used) */
@@ -45,34 +46,20 @@
 #define HST_WEIGHT_COUNT	64	/* number of weight buckets */
 
 /*
- * How the valid list is held.  The kernel keeps the usable paths on a
- * list_head, walks it for every I/O and list_move_tail()s the winner.
- * Here each path has a number (the order it was added in) and a list key
- * (ord), larger nearer the tail: list_add_tail() and list_move_tail()
- * give the path the next key, and list order is key order.  When every
- * valid path is "plain" (hst_key below) and at most one is idle, or the
+ * How the valid list is held: by list keys (keyed.h).  When every valid
+ * path is "plain" (hst_key below) and at most one is idle, or the
  * winner is busy (hst_select_path), the kernel's walk ends at the last
  * path in list order of least (1 + outstanding) * hst: the least cost
  * and, among equals, the greatest key.  That is a minimum, which a scan
  * of three arrays by path number finds in whatever order they hold the
- * paths (hst_least), with no move of the winner but a new key; counts
- * kept as paths change say whether every path is plain.  Otherwise the
- * kernel's walk is run in list order (hst_in_order()), pair by pair:
- * hst_compare() is not transitive, so its winner can depend on the
- * order.  Keys are renumbered 1..n in order when they reach HST_ORD_MAX,
- * about every 65 000 selections.
+ * paths (hst_least); counts kept as paths change say whether every path
+ * is plain.  Otherwise the kernel's walk is run in list order, pair by
+ * pair: hst_compare() is not transitive, so its winner can depend on
+ * the order.
  */
-#define HST_ORD_MAX	0xfffeU		/* largest list key */
-
 /* The selector's state (ps->context, zeroed by the core). */
 struct selector {
-	struct path_info **paths;	/* by number */
-	struct path_info **order;	/* the valid paths, in list order
-					   after hst_in_order() */
-	unsigned nr_paths, cap;		/* paths added; room in paths[] */
-	unsigned nr_valid;		/* paths on the valid list */
-	bool order_stale;		/* order[] must be gathered again */
-	unsigned tick;			/* the latest list key given */
+	struct ps_keyed list;		/* the valid list (keyed.h) */
 	/* by path number, what hst_least() reads: an invalid path has cost
 	 * UINT64_MAX and stale_after UINT64_MAX, and loses to every valid
 	 * one that is plain */
@@ -92,11 +79,9 @@ struct selector {
 
 /* Per-path state (path->ps_ctx, zeroed by the core). */
 struct path_info {
+	struct ps_node node;		/* valid, number (its place in the
+					   arrays hst_least() reads), key */
 	struct list_head list;		/* on failed_paths when !valid */
-	bool valid;			/* on the valid list */
-	unsigned nr;			/* number: place in paths[] and the
-					   arrays hst_least() reads */
-	uint32_t ord;			/* list key, when valid */
 	unsigned counted;		/* what nr_zero, nr_big and nr_idle
 					   count of it (HST_C_*) */
 	struct ps_path *path;		/* the framework's path */
@@ -111,6 +96,8 @@ struct path_info {
 	uint64_t last_service;		/* the service time charged, ns */
 	uint32_t last_weight;		/* the EMA weight it was given */
 };
+
+#define hst_of(n)	container_of(n, struct path_info, node)
 
 /*
  * x^n for x in fixed point with frac_bits fractional bits, by repeated
@@ -185,16 +172,18 @@ static void hst_update(struct selector *s, struct path_info *pi)
 	uint64_t out = pi->outstanding;
 	unsigned c = 0, was = pi->counted;
 
-	s->cost[pi->nr] = UINT64_MAX;
-	s->stale[pi->nr] = UINT64_MAX;
-	s->key[pi->nr] = 0;
-	if (pi->valid) {
+	unsigned nr = pi->node.nr;
+
+	s->cost[nr] = UINT64_MAX;
+	s->stale[nr] = UINT64_MAX;
+	s->key[nr] = 0;
+	if (pi->node.valid) {
 		c = (pi->historical_service_time ? 0 : HST_C_ZERO) |
 		    (out >= HST_MAX_INFLIGHT ? HST_C_BIG : 0) |
 		    (out ? 0 : HST_C_IDLE);
-		s->cost[pi->nr] = (1 + out) * pi->historical_service_time;
-		s->stale[pi->nr] = pi->stale_after;
-		s->key[pi->nr] = pi->ord;
+		s->cost[nr] = (1 + out) * pi->historical_service_time;
+		s->stale[nr] = pi->stale_after;
+		s->key[nr] = pi->node.ord;
 	}
 	/* no test of c != was: idleness changes about every other I/O */
 	s->nr_zero += !!(c & HST_C_ZERO) - !!(was & HST_C_ZERO);
@@ -203,48 +192,21 @@ static void hst_update(struct selector *s, struct path_info *pi)
 	pi->counted = c;
 }
 
-/* Put order[] in list order: the valid paths by list key.  Insertion
- * sort: the paths out of place are the few moved since the last time. */
-static void hst_in_order(struct selector *s)
-{
-	unsigned i, j;
-
-	if (s->order_stale) {
-		for (i = j = 0; i < s->nr_paths; i++)
-			if (s->paths[i]->valid)
-				s->order[j++] = s->paths[i];
-		s->order_stale = false;
-	}
-	for (i = 1; i < s->nr_valid; i++) {
-		struct path_info *pi = s->order[i];
-
-		for (j = i; j > 0 && s->order[j - 1]->ord > pi->ord; j--)
-			s->order[j] = s->order[j - 1];
-		s->order[j] = pi;
-	}
-}
-
-/* The list keys used up: 1..n again, in list order. */
-static void __attribute__((noinline)) hst_renumber(struct selector *s)
+/* The list keys were renumbered: every valid path's copy again. */
+static void __attribute__((noinline)) hst_rekey(struct selector *s)
 {
 	unsigned i;
 
-	hst_in_order(s);
-	for (i = 0; i < s->nr_valid; i++)
-		s->order[i]->ord = i + 1;
-	s->tick = s->nr_valid;
-	for (i = 0; i < s->nr_valid; i++)
-		s->key[s->order[i]->nr] = s->order[i]->ord;
+	for (i = 0; i < s->list.nr_valid; i++)
+		s->key[s->list.order[i]->nr] = s->list.order[i]->ord;
 }
 
-/* list_move_tail() (and list_add_tail()) of a valid path: the next list
- * key. */
+/* list_move_tail() (and list_add_tail()) of a valid path. */
 static void hst_move_tail(struct selector *s, struct path_info *pi)
 {
-	if (__builtin_expect(s->tick == HST_ORD_MAX, 0))
-		hst_renumber(s);
-	pi->ord = ++s->tick;
-	s->key[pi->nr] = pi->ord;
+	if (__builtin_expect(ps_keyed_tail(&s->list, &pi->node), 0))
+		hst_rekey(s);
+	s->key[pi->node.nr] = pi->node.ord;
 }
 
 static int hst_create(struct path_selector *ps, int argc, char **argv,
@@ -288,8 +250,7 @@ static void hst_destroy(struct path_selector *ps)
 {
 	struct selector *s = ps->context;
 
-	free(s->paths);
-	free(s->order);
+	ps_keyed_free(&s->list);
 	free(s->cost);
 	free(s->stale);
 	free(s->key);
@@ -315,6 +276,11 @@ static int hst_add_path(struct path_selector *ps, struct ps_path *path,
 		return input_error(error,
 			"historical-service-time ps: invalid repeat count '%s'",
 			argv[0]);
+	/* not the kernel's: the numbering's bound (a scenario has far
+	 * fewer paths, input/scenario.h) */
+	if (!ps_keyed_add(&s->list, &pi->node))
+		return input_error(error, "historical-service-time ps: more "
+				   "than %u paths", PS_KEYED_MAX);
 
 	pi->path = path;
 	pi->repeat_count = repeat_count;
@@ -323,20 +289,11 @@ static int hst_add_path(struct path_selector *ps, struct ps_path *path,
 	pi->stale_after = 0;	/* never completed: stale when idle (§9.3) */
 	pi->last_finish = 0;
 
-	if (s->nr_paths == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 8;
-		s->paths = xrealloc(s->paths, s->cap * sizeof(*s->paths));
-		s->order = xrealloc(s->order, s->cap * sizeof(*s->order));
-		s->cost = xrealloc(s->cost, s->cap * sizeof(*s->cost));
-		s->stale = xrealloc(s->stale, s->cap * sizeof(*s->stale));
-		s->key = xrealloc(s->key, s->cap * sizeof(*s->key));
-	}
-	pi->nr = s->nr_paths++;
-	s->paths[pi->nr] = pi;
+	s->cost = xrealloc(s->cost, s->list.cap * sizeof(*s->cost));
+	s->stale = xrealloc(s->stale, s->list.cap * sizeof(*s->stale));
+	s->key = xrealloc(s->key, s->list.cap * sizeof(*s->key));
 	/* Table order becomes list order (§2.1, §3.3). */
-	pi->valid = true;
-	s->nr_valid++;
-	s->order_stale = true;
+	ps_keyed_valid(&s->list, &pi->node, true);
 	hst_move_tail(s, pi);
 	hst_update(s, pi);
 	s->valid_count++;
@@ -349,13 +306,8 @@ static void hst_fail_path(struct path_selector *ps, struct ps_path *path)
 	struct selector *s = ps->context;
 	struct path_info *pi = path->ps_ctx;
 
-	if (pi->valid) {
-		pi->valid = false;
-		s->nr_valid--;
-		s->order_stale = true;
-	} else {
+	if (!ps_keyed_valid(&s->list, &pi->node, false))
 		list_del(&pi->list);
-	}
 	list_add(&pi->list, &s->failed_paths);
 	hst_update(s, pi);
 	s->valid_count--;
@@ -367,12 +319,8 @@ static int hst_reinstate_path(struct path_selector *ps, struct ps_path *path)
 	struct selector *s = ps->context;
 	struct path_info *pi = path->ps_ctx;
 
-	if (!pi->valid) {
+	if (!ps_keyed_valid(&s->list, &pi->node, true))
 		list_del(&pi->list);
-		pi->valid = true;
-		s->nr_valid++;
-		s->order_stale = true;
-	}
 	hst_move_tail(s, pi);
 	hst_update(s, pi);
 	s->valid_count++;
@@ -519,7 +467,7 @@ static struct path_info *hst_least(const struct selector *s,
 {
 	const uint64_t *cost = s->cost, *stale = s->stale;
 	uint64_t bc = cost[0], ms = stale[0];
-	unsigned i, n = s->nr_paths, b = 0;
+	unsigned i, n = s->list.nr_paths, b = 0;
 	bool tie = false;
 
 	for (i = 1; i < n; i++) {
@@ -538,7 +486,7 @@ static struct path_info *hst_least(const struct selector *s,
 			if (cost[i] == bc && s->key[i] > s->key[b])
 				b = i;
 	*min_stale = ms;
-	return s->paths[b];
+	return hst_of(s->list.paths[b]);
 }
 
 /*
@@ -549,27 +497,32 @@ static struct path_info *hst_least(const struct selector *s,
  * and by cost otherwise (as in hst_key).  The best path's values are
  * kept in registers and chosen without branches.  v is in list order.
  */
-static struct path_info *hst_plain_walk(struct path_info *const *v,
+static struct path_info *hst_plain_walk(struct ps_node *const *v,
 					unsigned n)
 {
-	uint64_t bcost = (1 + v[0]->outstanding) * v[0]->historical_service_time;
-	uint64_t bstale = v[0]->stale_after;
-	bool bidle = !v[0]->outstanding;
+	const struct path_info *pi = hst_of(v[0]);
+	uint64_t bcost = (1 + pi->outstanding) * pi->historical_service_time;
+	uint64_t bstale = pi->stale_after;
+	bool bidle = !pi->outstanding;
 	unsigned i, b = 0;
 
 	for (i = 1; i < n; i++) {
-		uint64_t out = v[i]->outstanding, st = v[i]->stale_after;
-		uint64_t c = (1 + out) * v[i]->historical_service_time;
-		bool idle = !out;
-		bool better = (idle & bidle) ? (int64_t)(st - bstale) < 0 :
-					       c <= bcost;
+		uint64_t out, st, c;
+		bool idle, better;
 
+		pi = hst_of(v[i]);
+		out = pi->outstanding;
+		st = pi->stale_after;
+		c = (1 + out) * pi->historical_service_time;
+		idle = !out;
+		better = (idle & bidle) ? (int64_t)(st - bstale) < 0 :
+					  c <= bcost;
 		b = better ? i : b;
 		bcost = better ? c : bcost;
 		bstale = better ? st : bstale;
 		bidle = better ? idle : bidle;
 	}
-	return v[b];
+	return hst_of(v[b]);
 }
 
 /*
@@ -599,36 +552,39 @@ static struct ps_path *hst_select_path(struct path_selector *ps,
 	unsigned i, b;
 	bool all_plain;
 	uint64_t min_stale;
+	struct ps_node *const *v;
 
-	if (!s->nr_valid)
+	if (!s->list.nr_valid)
 		return NULL;
 	best = hst_least(s, &min_stale);
 	all_plain = t0 && !s->nr_zero && !s->nr_big && !(min_stale < now);
 	if (all_plain && (s->nr_idle < 2 || best->outstanding))
 		goto found;
-	hst_in_order(s);
+	ps_keyed_in_order(&s->list);
+	v = s->list.order;
 	if (all_plain) {
-		best = hst_plain_walk(s->order, s->nr_valid);
+		best = hst_plain_walk(v, s->list.nr_valid);
 		goto found;
 	}
 
 	/* otherwise the walk, pair by pair, in list order */
 	b = 0;
-	bk = hst_key_of(s->order[0], now, t0);
-	for (i = 1; i < s->nr_valid; i++) {
-		struct hst_key k = hst_key_of(s->order[i], now, t0);
+	bk = hst_key_of(hst_of(v[0]), now, t0);
+	for (i = 1; i < s->list.nr_valid; i++) {
+		struct hst_key k = hst_key_of(hst_of(v[i]), now, t0);
 		bool better;
 
 		if (k.plain && bk.plain && !(k.idle && bk.idle))
 			better = k.cost <= bk.cost;
 		else
-			better = hst_compare(s->order[i], s->order[b], now, s) < 0;
+			better = hst_compare(hst_of(v[i]), hst_of(v[b]), now,
+					     s) < 0;
 		if (better) {
 			b = i;
 			bk = k;
 		}
 	}
-	best = s->order[b];
+	best = hst_of(v[b]);
 
 found:
 	/* Move the last used path to the tail (§3.9, §9.1). */

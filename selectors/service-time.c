@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "sim/list.h"
+#include "keyed.h"
 #include "selector.h"
 
 #define ST_MIN_IO			1	/* default repeat_count */
@@ -13,51 +14,38 @@
 #define ST_MAX_INFLIGHT_SIZE	((size_t)-1 >> ST_MAX_RELATIVE_THROUGHPUT_SHIFT)
 
 /*
- * How the valid list is held.  The kernel keeps the usable paths on a
- * list_head, walks it for every I/O and list_move_tail()s the winner.
- * Here each path has a number (the order it was added in) and a 64-bit
- * key by number, in one array:
+ * How the valid list is held: by list keys (keyed.h), and for the scan
+ * a 64-bit word per path number, in one array:
  *
  *	bits 63..32	in_flight_size, as the u32 of its bits
- *	bits 31..16	its list key: larger nearer the tail
+ *	bits 31..16	its list key
  *	bits 15..0	its number
  *
- * and a failed path has ST_KEY_FAILED.  list_add_tail() and
- * list_move_tail() give the path the next list key, one store; list
- * order is list-key order.  When every valid path has the same
- * relative_throughput, the kernel's walk keeps the first path in list
- * order of least in_flight_size (st_first_least), which is the least key
- * of the array, scanned in whatever order it is held.  Otherwise the
- * walk itself is run, in list order (st_in_order): st_compare_load() is
- * not transitive, so its winner can depend on the order.  List keys are
- * renumbered 1..n in order when they reach ST_ORD_MAX, which happens
- * every ~65 000 selections and costs a sort of the valid paths.
+ * and a failed path has ST_KEY_FAILED.  When every valid path has the
+ * same relative_throughput, the kernel's walk keeps the first path in
+ * list order of least in_flight_size (st_first_least), which is the
+ * least word of the array, scanned in whatever order it is held.
+ * Otherwise the walk itself is run, in list order: st_compare_load() is
+ * not transitive, so its winner can depend on the order.
  */
 #define ST_NR_BITS	16
-#define ST_MAX_PATHS	(1U << (ST_NR_BITS - 1))	/* leaves room to renumber */
-#define ST_ORD_MAX	0xfffeU		/* largest list key */
 #define ST_KEY_LOW	0xffffffffULL	/* list key and number */
-/* above every key of a valid path whose in_flight_size is not negative,
- * with bit 63 clear: a negative size shows in the OR of the keys */
+/* above every word of a valid path whose in_flight_size is not
+ * negative, with bit 63 clear: a negative size shows in the OR of the
+ * words */
 #define ST_KEY_FAILED	0x7fffffffffffffffULL
 
 struct st_selector {
-	struct st_path **paths;		/* by number */
+	struct ps_keyed list;		/* the valid list (keyed.h) */
 	uint64_t *key;			/* by number (above) */
-	struct st_path **order;		/* the valid paths, in list order
-					   after st_in_order() */
-	unsigned nr_paths, nr_valid, cap;
-	unsigned tick;			/* the latest list key given */
-	bool order_stale;		/* order[] must be gathered again */
 	struct list_head failed_paths;	/* failed paths, latest failure first */
 	bool same_rt;			/* every valid path has the same
 					   relative_throughput (st_same_rt) */
 };
 
 struct st_path {
+	struct ps_node node;		/* valid, number, list key */
 	struct list_head list;		/* on failed_paths when !valid */
-	bool valid;			/* on the valid list */
-	unsigned nr;			/* number: place in paths[] and key[] */
 	struct ps_path *path;		/* the framework path this describes */
 	unsigned repeat_count;		/* as given, but at most 1 (§2.5) */
 	unsigned relative_throughput;	/* 0..ST_MAX_RELATIVE_THROUGHPUT */
@@ -65,68 +53,41 @@ struct st_path {
 					 * atomic_t, wraps past 2 GiB */
 };
 
-static unsigned st_ord(const struct st_selector *s, const struct st_path *pi)
+#define st_path_of(n)	container_of(n, struct st_path, node)
+
+/* A valid path's word: its size, list key and number. */
+static void st_set_key(struct st_selector *s, const struct st_path *pi)
 {
-	return (unsigned)(s->key[pi->nr] >> ST_NR_BITS) & 0xffff;
+	s->key[pi->node.nr] = (uint64_t)(uint32_t)pi->in_flight_size << 32 |
+			      (uint64_t)pi->node.ord << ST_NR_BITS |
+			      pi->node.nr;
 }
 
-/* Put order[] in list order: the valid paths by list key.  Insertion
- * sort: the paths out of place are the few moved since the last time. */
-static void st_in_order(struct st_selector *s)
-{
-	unsigned i, j;
-
-	if (s->order_stale) {
-		for (i = j = 0; i < s->nr_paths; i++)
-			if (s->paths[i]->valid)
-				s->order[j++] = s->paths[i];
-		s->order_stale = false;
-	}
-	for (i = 1; i < s->nr_valid; i++) {
-		struct st_path *pi = s->order[i];
-		unsigned k = st_ord(s, pi);
-
-		for (j = i; j > 0 && st_ord(s, s->order[j - 1]) > k; j--)
-			s->order[j] = s->order[j - 1];
-		s->order[j] = pi;
-	}
-}
-
-/* The key of a valid path: its size, list key ord and number. */
-static void st_set_key(struct st_selector *s, struct st_path *pi,
-		       unsigned ord)
-{
-	s->key[pi->nr] = (uint64_t)(uint32_t)pi->in_flight_size << 32 |
-			 (uint64_t)ord << ST_NR_BITS | pi->nr;
-}
-
-/* A valid path's key after its in_flight_size changed (a failed one's
+/* A valid path's word after its in_flight_size changed (a failed one's
  * stays ST_KEY_FAILED until it is reinstated). */
 static void st_key_size(struct st_selector *s, const struct st_path *pi)
 {
-	if (pi->valid)
-		s->key[pi->nr] = (uint64_t)(uint32_t)pi->in_flight_size << 32 |
-				 (s->key[pi->nr] & ST_KEY_LOW);
+	if (pi->node.valid)
+		s->key[pi->node.nr] =
+			(uint64_t)(uint32_t)pi->in_flight_size << 32 |
+			(s->key[pi->node.nr] & ST_KEY_LOW);
 }
 
-/* The list keys used up: 1..n again, in list order. */
-static void __attribute__((noinline)) st_renumber(struct st_selector *s)
+/* The list keys were renumbered: every valid path's word again. */
+static void __attribute__((noinline)) st_rekey(struct st_selector *s)
 {
 	unsigned i;
 
-	st_in_order(s);
-	for (i = 0; i < s->nr_valid; i++)
-		st_set_key(s, s->order[i], i + 1);
-	s->tick = s->nr_valid;
+	for (i = 0; i < s->list.nr_valid; i++)
+		st_set_key(s, st_path_of(s->list.order[i]));
 }
 
-/* list_move_tail() (and list_add_tail()) of a valid path: the next list
- * key. */
+/* list_move_tail() (and list_add_tail()) of a valid path. */
 static inline void st_move_tail(struct st_selector *s, struct st_path *pi)
 {
-	if (__builtin_expect(s->tick == ST_ORD_MAX, 0))
-		st_renumber(s);
-	st_set_key(s, pi, ++s->tick);
+	if (__builtin_expect(ps_keyed_tail(&s->list, &pi->node), 0))
+		st_rekey(s);
+	st_set_key(s, pi);
 }
 
 /*
@@ -150,9 +111,8 @@ static void st_destroy(struct path_selector *ps)
 {
 	struct st_selector *s = ps->context;
 
-	free(s->paths);
+	ps_keyed_free(&s->list);
 	free(s->key);
-	free(s->order);
 }
 
 /* Whether the valid paths all have one relative_throughput (after each
@@ -163,10 +123,10 @@ static void st_same_rt(struct st_selector *s)
 	unsigned i;
 
 	s->same_rt = true;
-	for (i = 0; i < s->nr_paths; i++) {
-		const struct st_path *pi = s->paths[i];
+	for (i = 0; i < s->list.nr_paths; i++) {
+		const struct st_path *pi = st_path_of(s->list.paths[i]);
 
-		if (!pi->valid)
+		if (!pi->node.valid)
 			continue;
 		if (first && pi->relative_throughput !=
 			     first->relative_throughput)
@@ -205,27 +165,17 @@ static int st_add_path(struct path_selector *ps, struct ps_path *path,
 				   "service-time ps: invalid relative_throughput value");
 	/* not the kernel's: the numbering's bound (a scenario has far
 	 * fewer paths, input/scenario.h) */
-	if (s->nr_paths == ST_MAX_PATHS)
+	if (!ps_keyed_add(&s->list, &pi->node))
 		return input_error(error, "service-time ps: more than %u "
-				   "paths", ST_MAX_PATHS);
+				   "paths", PS_KEYED_MAX);
 
 	pi->path = path;
 	pi->repeat_count = repeat_count;
 	pi->relative_throughput = relative_throughput;
 	pi->in_flight_size = 0;
-	if (s->nr_paths == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 8;
-		s->paths = xrealloc(s->paths, s->cap * sizeof(*s->paths));
-		s->key = xrealloc(s->key, s->cap * sizeof(*s->key));
-		s->order = xrealloc(s->order, s->cap * sizeof(*s->order));
-	}
-	pi->nr = s->nr_paths++;
-	s->paths[pi->nr] = pi;
-	s->key[pi->nr] = 0;		/* sorts first if st_move_tail renumbers */
+	s->key = xrealloc(s->key, s->list.cap * sizeof(*s->key));
 	/* Table order becomes list order (docs/kernel-model.md §2.1). */
-	pi->valid = true;
-	s->nr_valid++;
-	s->order_stale = true;
+	ps_keyed_valid(&s->list, &pi->node, true);
 	st_move_tail(s, pi);
 	st_same_rt(s);
 	return 0;
@@ -237,14 +187,10 @@ static void st_fail_path(struct path_selector *ps, struct ps_path *path)
 	struct st_path *pi = path->ps_ctx;
 
 	/* list_move() to the failed list's head */
-	if (pi->valid) {
-		pi->valid = false;
-		s->nr_valid--;
-		s->order_stale = true;
-		s->key[pi->nr] = ST_KEY_FAILED;
-	} else {
+	if (ps_keyed_valid(&s->list, &pi->node, false))
+		s->key[pi->node.nr] = ST_KEY_FAILED;
+	else
 		list_del(&pi->list);
-	}
 	list_add(&pi->list, &s->failed_paths);
 	st_same_rt(s);
 }
@@ -256,12 +202,8 @@ static int st_reinstate_path(struct path_selector *ps, struct ps_path *path)
 
 	/* Kernel-exact: list_move_tail() to the TAIL of the valid list,
 	 * unlike round-robin (docs/kernel-model.md §4, §9 item 11). */
-	if (!pi->valid) {
+	if (!ps_keyed_valid(&s->list, &pi->node, true))
 		list_del(&pi->list);
-		pi->valid = true;
-		s->nr_valid++;
-		s->order_stale = true;
-	}
 	st_move_tail(s, pi);
 	st_same_rt(s);
 	return 0;
@@ -366,24 +308,25 @@ static struct ps_path *st_select_path(struct path_selector *ps,
 	int best_in_flight;
 	uint64_t first;
 
-	if (!s->nr_valid)
+	if (!s->list.nr_valid)
 		return NULL;
 
-	first = s->same_rt ? st_first_least(s->key, s->nr_paths) :
+	first = s->same_rt ? st_first_least(s->key, s->list.nr_paths) :
 			     ST_KEY_FAILED;
 	if (first != ST_KEY_FAILED) {
-		best = s->paths[first & ((1U << ST_NR_BITS) - 1)];
+		best = st_path_of(s->list.paths[first &
+						((1U << ST_NR_BITS) - 1)]);
 		goto found;
 	}
 	/* The walk, in list order.  Replace best only when strictly better,
 	 * so ties keep the earliest path in list order
 	 * (docs/kernel-model.md §4). */
-	st_in_order(s);
-	best = s->order[0];
+	ps_keyed_in_order(&s->list);
+	best = st_path_of(s->list.order[0]);
 	best_in_flight = best->in_flight_size;
 	best_rt = best->relative_throughput;
-	for (i = 1; i < s->nr_valid; i++) {
-		struct st_path *pi = s->order[i];
+	for (i = 1; i < s->list.nr_valid; i++) {
+		struct st_path *pi = st_path_of(s->list.order[i]);
 
 		if (st_compare_load(pi->in_flight_size, pi->relative_throughput,
 				    best_in_flight, best_rt, nr_bytes) < 0) {
