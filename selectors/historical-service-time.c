@@ -57,6 +57,7 @@
  * pair: hst_compare() is not transitive, so its winner can depend on
  * the order.
  */
+
 /* The selector's state (ps->context, zeroed by the core). */
 struct selector {
 	struct ps_keyed list;		/* the valid list (keyed.h) */
@@ -170,9 +171,7 @@ static void hst_set_weights(struct selector *s, unsigned base)
 static void hst_update(struct selector *s, struct path_info *pi)
 {
 	uint64_t out = pi->outstanding;
-	unsigned c = 0, was = pi->counted;
-
-	unsigned nr = pi->node.nr;
+	unsigned c = 0, was = pi->counted, nr = pi->node.nr;
 
 	s->cost[nr] = UINT64_MAX;
 	s->stale[nr] = UINT64_MAX;
