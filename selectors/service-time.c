@@ -275,8 +275,8 @@ static int st_compare_load(int in_flight1, unsigned rt1, int in_flight2,
  * relative_throughput, st_compare_load() is case 1 for every pair,
  * (int)(sz1 - sz2); for two sizes in [0, 2^31) that is their exact
  * difference, so the walk keeps the first path of least in_flight_size
- * in list order: the least key (above), which two chains seek at once,
- * over the even and the odd numbers.  Returns that key, or
+ * in list order: the least word (above), which two chains seek at once,
+ * over the even and the odd numbers.  Returns that word, or
  * ST_KEY_FAILED when a valid path's size is negative (a wrapped
  * in-flight count): the kernel's pairwise walk decides then.
  */
