@@ -1,6 +1,9 @@
 /* timer-classic.c: the cascading timer wheel of v4.7 and earlier
  * (kernel/timer.c, then kernel/time/timer.c; docs/kernel-model.md §8.1), with the
  * large-gap skip of §8.3 as an option of the same loop. */
+#include <stddef.h>
+#include <string.h>
+
 #include "timer-wheel.h"
 
 /*
@@ -270,20 +273,12 @@ void tw_classic_init(struct tw_wheel *w, bool skip, uint64_t start)
 {
 	unsigned i, n;
 
+	/* counts and flags 0; the lists below */
+	memset(w, 0, offsetof(struct tw_wheel, v));
 	w->ops = &classic_ops;
 	w->kind = skip ? TW_CLASSIC_SKIP : TW_CLASSIC;
 	w->clk = start;
-	w->nr_timers = 0;
-	w->iterations = 0;
-	w->cascades = w->moved = w->splices = 0;
-	w->running = false;
 	w->skip = skip;
-	w->tv1_cnt = 0;
-	w->depth = 0;
-	w->next_expiry = 0;
-	w->next_expiry_recalc = false;
-	for (i = 0; i < TW_LVL_DEPTH_MAX; i++)
-		w->pending_map[i] = 0;
 	for (i = 0; i < TVR_SIZE; i++)
 		INIT_LIST_HEAD(&w->v.c.tv1[i]);
 	for (n = 0; n < 4; n++)

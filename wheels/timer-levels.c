@@ -1,6 +1,8 @@
 /* timer-levels.c: the non-cascading timer wheel of v4.8+ (Gleixner, July
  * 2016; mainline kernel/time/timer.c; docs/kernel-model.md §8.2). */
 #include <limits.h>
+#include <stddef.h>
+#include <string.h>
 
 #include "timer-wheel.h"
 
@@ -312,20 +314,13 @@ void tw_levels_init(struct tw_wheel *w, unsigned hz, uint64_t start)
 {
 	unsigned i;
 
+	/* counts, flags and pending_map 0; the lists below */
+	memset(w, 0, offsetof(struct tw_wheel, v));
 	w->ops = &levels_ops;
 	w->kind = TW_LEVELS;
 	w->clk = start;
-	w->nr_timers = 0;
-	w->iterations = 0;
-	w->cascades = w->moved = w->splices = 0;
-	w->running = false;
-	w->skip = false;
-	w->tv1_cnt = 0;
 	w->depth = hz > 100 ? TW_LVL_DEPTH_MAX : TW_LVL_DEPTH_MAX - 1;
 	w->next_expiry = start + NEXT_TIMER_MAX_DELTA;
-	w->next_expiry_recalc = false;
-	for (i = 0; i < TW_LVL_DEPTH_MAX; i++)
-		w->pending_map[i] = 0;
 	for (i = 0; i < TW_LVL_DEPTH_MAX * TW_LVL_SIZE; i++)
 		INIT_LIST_HEAD(&w->v.vectors[i]);
 }
