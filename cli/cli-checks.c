@@ -26,7 +26,7 @@ bool cli_has(int argc, char **argv, const char *const *names)
 		if (used < 0)
 			return false;
 		for (n = names; *n; n++)
-			if (strlen(*n) == klen && !strncmp(key, *n, klen))
+			if (cli_key_is(key, klen, *n))
 				return true;
 	}
 	return false;

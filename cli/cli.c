@@ -41,7 +41,7 @@ int cli_option(int argc, char **argv, int i, const char **key, size_t *klen,
 	return 1;
 }
 
-static bool key_is(const char *key, size_t klen, const char *name)
+bool cli_key_is(const char *key, size_t klen, const char *name)
 {
 	return strlen(name) == klen && !strncmp(key, name, klen);
 }
@@ -119,7 +119,7 @@ static int cli_jobs_text(int argc, char **argv, const char *const *extra_ok,
 		used = cli_option(argc, argv, i, &key, &klen, &val, err);
 		if (used < 0)
 			return used;
-		if (klen == 4 && !strncmp(key, "name", 4))
+		if (cli_key_is(key, klen, "name"))
 			named = true;
 	}
 	*text = NULL;
@@ -218,12 +218,12 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		used = cli_option(argc, argv, i, &key, &klen, &val, err);
 		if (used < 0)
 			return used;
-		if (key_is(key, klen, "scenario")) {
+		if (cli_key_is(key, klen, "scenario")) {
 			if (!val || !*val)
 				return input_error(err, "--scenario: needs a file or built-in name");
 			scn = val;
 		}
-		if (key_is(key, klen, "job")) {
+		if (cli_key_is(key, klen, "job")) {
 			if (!val || !*val)
 				return input_error(err, "--job: needs a fio job file");
 			if (job)
@@ -427,13 +427,13 @@ static int extra_parse(int argc, char **argv, bool compare, enum out_format fmt,
 		used = cli_option(argc, argv, i, &key, &klen, &val, err);
 		if (used < 0)
 			return 0;	/* cli_parse_run has said what is wrong */
-		if (compare && key_is(key, klen, "columns"))
+		if (compare && cli_key_is(key, klen, "columns"))
 			x->columns = val ? val : "";
-		else if (key_is(key, klen, "interval"))
+		else if (cli_key_is(key, klen, "interval"))
 			interval = val ? val : "";
-		else if (key_is(key, klen, "series"))
+		else if (cli_key_is(key, klen, "series"))
 			x->series = val ? val : "";
-		else if (key_is(key, klen, "lat_hist"))
+		else if (cli_key_is(key, klen, "lat_hist"))
 			x->lat_hist = val ? val : "";
 	}
 	if (x->lat_hist && !*x->lat_hist)

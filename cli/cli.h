@@ -74,6 +74,8 @@ void cli_warn_unread(int argc, char **argv, const struct scenario *sc,
  * used (1 or 2), or -EINVAL. */
 int cli_option(int argc, char **argv, int i, const char **key, size_t *klen,
 	       const char **value, char *err);
+/* Whether the key cli_option() split off (klen bytes) is name. */
+bool cli_key_is(const char *key, size_t klen, const char *name);
 
 /* Write a finished in-memory output to stdout; returns an exit code. */
 int cli_emit(char *buf, size_t len);
