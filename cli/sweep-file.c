@@ -51,10 +51,12 @@ static void fsync_dir(const char *path)
 	free(d);
 }
 
-static int write_all(int fd, const char *p, size_t n, off_t off)
+int sweep_write_full(int fd, const void *buf, size_t n, off_t off)
 {
+	const char *p = buf;
+
 	while (n) {
-		ssize_t w = pwrite(fd, p, n, off);
+		ssize_t w = off < 0 ? write(fd, p, n) : pwrite(fd, p, n, off);
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -62,7 +64,8 @@ static int write_all(int fd, const char *p, size_t n, off_t off)
 			return -1;
 		p += w;
 		n -= (size_t)w;
-		off += w;
+		if (off >= 0)
+			off += w;
 	}
 	return 0;
 }
@@ -188,7 +191,7 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 	}
 	so->end = valid;
 	if (!valid) {
-		if (write_all(so->fd, sw->head, sw->head_len, 0) ||
+		if (sweep_write_full(so->fd, sw->head, sw->head_len, 0) ||
 		    fsync(so->fd))
 			return sys_error(err, so->path, "cannot write");
 		fsync_dir(so->path);
@@ -212,7 +215,7 @@ int sweep_out_add(struct sweep_out *so, const struct sweep *sw, uint64_t k,
 	} else {
 		/* one write(): a crash tears at most this block, which the
 		 * next run's scan drops; fsync before it counts as done */
-		if (write_all(so->fd, blk, len, (off_t)so->end) ||
+		if (sweep_write_full(so->fd, blk, len, (off_t)so->end) ||
 		    fsync(so->fd))
 			return sys_error(err, so->path, "cannot write");
 		so->off[k] = so->end;

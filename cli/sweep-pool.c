@@ -56,23 +56,6 @@ static int read_full(int fd, void *buf, size_t n)
 	return 0;
 }
 
-static int write_full(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static void __attribute__((noreturn))
 worker_main(const struct sweep *sw, int task, int reply)
 {
@@ -87,8 +70,8 @@ worker_main(const struct sweep *sw, int task, int reply)
 
 		h.status = sweep_run_point(sw, k, &blk, &len, &h.notes, err);
 		h.len = (uint32_t)(h.status ? strlen(err) : len);
-		if (write_full(reply, &h, sizeof(h)) ||
-		    write_full(reply, h.status ? err : blk, h.len))
+		if (sweep_write_full(reply, &h, sizeof(h), -1) ||
+		    sweep_write_full(reply, h.status ? err : blk, h.len, -1))
 			_exit(1);
 		free(blk);
 	}
@@ -144,7 +127,7 @@ static int spawn(struct worker *w, const struct worker *all, unsigned nr,
 
 static int hand_out(struct worker *w, uint64_t k)
 {
-	if (write_full(w->task, &k, sizeof(k)))
+	if (sweep_write_full(w->task, &k, sizeof(k), -1))
 		return -1;
 	w->busy = true;
 	w->point = k;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "cli.h"
 #include "report.h"
@@ -176,6 +177,11 @@ long sweep_scan(const struct sweep *sw, const char *name, const char *buf,
 		char *err);
 
 /* ---- the output file (cli/sweep-file.c) ---- */
+
+/* All n bytes of buf to fd, whatever EINTR and short writes: at offset
+ * off (pwrite), or with off < 0 where the descriptor is (write: a
+ * pipe).  0, or -1 with errno set. */
+int sweep_write_full(int fd, const void *buf, size_t n, off_t off);
 
 struct sweep_out {
 	int fd;			/* the output, locked; -1 writing stdout */
