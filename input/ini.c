@@ -60,22 +60,11 @@ int ini_parse(const char *text, ini_handler fn, void *ctx, unsigned *lineno,
 	unsigned n = 0;
 	int r = 0;
 
-	while (*p) {
-		size_t len = strcspn(p, "\n");
-
+	while (next_line(&p, &buf, &cap)) {
 		n++;
-		if (len + 1 > cap) {
-			cap = len + 1;
-			buf = xrealloc(buf, cap);
-		}
-		memcpy(buf, p, len);
-		buf[len] = '\0';
 		r = ini_line(buf, n, fn, ctx, err);
 		if (r)
 			break;
-		p += len;
-		if (*p == '\n')
-			p++;
 	}
 	free(buf);
 	*lineno = n;

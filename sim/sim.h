@@ -137,6 +137,11 @@ int str_in_list(const char *key, const char *const *list, size_t n);
  * directory, a FIFO, device or socket (opened without blocking, never
  * read), larger than max, or holding NUL bytes (a text file has none).
  */
+/* The next line of the text at *p, without its newline, copied into
+ * *buf (grown as needed; *cap its size) and ended by a NUL; *p moves past
+ * the line and its newline.  NULL at the end of the text. */
+char *next_line(const char **p, char **buf, size_t *cap);
+
 int read_text_file(const char *path, size_t max, const char *what,
 		   char **text, size_t *len, char *err);
 

@@ -282,6 +282,22 @@ int read_text_file(const char *path, size_t max, const char *what,
 	return 0;
 }
 
+char *next_line(const char **p, char **buf, size_t *cap)
+{
+	size_t len = strcspn(*p, "\n");
+
+	if (!**p)
+		return NULL;
+	if (len + 1 > *cap) {
+		*cap = len + 1;
+		*buf = xrealloc(*buf, *cap);
+	}
+	memcpy(*buf, *p, len);
+	(*buf)[len] = '\0';
+	*p += len + ((*p)[len] == '\n');
+	return *buf;
+}
+
 char *output_target(const char *path)
 {
 	struct stat st;

@@ -275,17 +275,8 @@ int iolog_parse(struct iolog *log, const char *text, const char *origin,
 	int r = 0;
 
 	memset(log, 0, sizeof(*log));
-	while (*p && !r) {
-		size_t len = strcspn(p, "\n");
-
+	while (!r && next_line(&p, &buf, &cap)) {
 		line++;
-		if (len + 1 > cap) {
-			cap = len + 1;
-			buf = xrealloc(buf, cap);
-		}
-		memcpy(buf, p, len);
-		buf[len] = '\0';
-		p += len + (p[len] == '\n');
 		if (line > 1) {
 			r = parse_line(&ps, buf, why);
 		} else if (!strncmp(buf, "fio version 2 iolog", 19)) {
