@@ -51,8 +51,8 @@
  * winner is busy (hst_select_path), the kernel's walk ends at the last
  * path in list order of least (1 + outstanding) * hst: the least cost
  * and, among equals, the greatest key.  That is a minimum, which a scan
- * of three arrays by path number finds in whatever order they hold the
- * paths (hst_least); counts kept as paths change say whether every path
+ * of two arrays by path number (cost, stale_after) finds in whatever
+ * order they hold the paths (hst_least); counts kept as paths change say whether every path
  * is plain.  Otherwise the kernel's walk is run in list order, pair by
  * pair: hst_compare() is not transitive, so its winner can depend on
  * the order.
@@ -66,7 +66,6 @@ struct selector {
 	 * one that is plain */
 	uint64_t *cost;			/* (1 + outstanding) * hst */
 	uint64_t *stale;		/* stale_after */
-	uint32_t *key;			/* list key (ord) */
 	unsigned nr_zero;		/* valid paths with hst 0 */
 	unsigned nr_big;		/* ... with outstanding >= 1024 (or
 					   wrapped) */
@@ -81,7 +80,8 @@ struct selector {
 /* Per-path state (path->ps_ctx, zeroed by the core). */
 struct path_info {
 	struct ps_node node;		/* valid, number (its place in the
-					   arrays hst_least() reads), key */
+					   arrays hst_least() reads), list
+					   key */
 	struct list_head list;		/* on failed_paths when !valid */
 	unsigned counted;		/* what nr_zero, nr_big and nr_idle
 					   count of it (HST_C_*) */
@@ -166,8 +166,8 @@ static void hst_set_weights(struct selector *s, unsigned base)
 #define HST_C_BIG	2	/* outstanding >= HST_MAX_INFLIGHT */
 #define HST_C_IDLE	4	/* outstanding 0 */
 
-/* After a change of pi (its counts, estimate, freshness, validity or
- * list key): what hst_least() reads of it, and the counts. */
+/* After a change of pi (its counts, estimate, freshness or validity):
+ * what hst_least() reads of it, and the counts. */
 static void hst_update(struct selector *s, struct path_info *pi)
 {
 	uint64_t out = pi->outstanding;
@@ -175,37 +175,18 @@ static void hst_update(struct selector *s, struct path_info *pi)
 
 	s->cost[nr] = UINT64_MAX;
 	s->stale[nr] = UINT64_MAX;
-	s->key[nr] = 0;
 	if (pi->node.valid) {
 		c = (pi->historical_service_time ? 0 : HST_C_ZERO) |
 		    (out >= HST_MAX_INFLIGHT ? HST_C_BIG : 0) |
 		    (out ? 0 : HST_C_IDLE);
 		s->cost[nr] = (1 + out) * pi->historical_service_time;
 		s->stale[nr] = pi->stale_after;
-		s->key[nr] = pi->node.ord;
 	}
 	/* no test of c != was: idleness changes about every other I/O */
 	s->nr_zero += !!(c & HST_C_ZERO) - !!(was & HST_C_ZERO);
 	s->nr_big += !!(c & HST_C_BIG) - !!(was & HST_C_BIG);
 	s->nr_idle += !!(c & HST_C_IDLE) - !!(was & HST_C_IDLE);
 	pi->counted = c;
-}
-
-/* The list keys were renumbered: every valid path's copy again. */
-static void __attribute__((noinline)) hst_rekey(struct selector *s)
-{
-	unsigned i;
-
-	for (i = 0; i < s->list.nr_valid; i++)
-		s->key[s->list.order[i]->nr] = s->list.order[i]->ord;
-}
-
-/* list_move_tail() (and list_add_tail()) of a valid path. */
-static void hst_move_tail(struct selector *s, struct path_info *pi)
-{
-	if (__builtin_expect(ps_keyed_tail(&s->list, &pi->node), 0))
-		hst_rekey(s);
-	s->key[pi->node.nr] = pi->node.ord;
 }
 
 static int hst_create(struct path_selector *ps, int argc, char **argv,
@@ -252,7 +233,6 @@ static void hst_destroy(struct path_selector *ps)
 	ps_keyed_free(&s->list);
 	free(s->cost);
 	free(s->stale);
-	free(s->key);
 }
 
 static int hst_add_path(struct path_selector *ps, struct ps_path *path,
@@ -290,10 +270,9 @@ static int hst_add_path(struct path_selector *ps, struct ps_path *path,
 
 	s->cost = xrealloc(s->cost, s->list.cap * sizeof(*s->cost));
 	s->stale = xrealloc(s->stale, s->list.cap * sizeof(*s->stale));
-	s->key = xrealloc(s->key, s->list.cap * sizeof(*s->key));
 	/* Table order becomes list order (§2.1, §3.3). */
 	ps_keyed_valid(&s->list, &pi->node, true);
-	hst_move_tail(s, pi);
+	ps_keyed_tail(&s->list, &pi->node);
 	hst_update(s, pi);
 	s->valid_count++;
 	return 0;
@@ -320,7 +299,7 @@ static int hst_reinstate_path(struct path_selector *ps, struct ps_path *path)
 
 	if (!ps_keyed_valid(&s->list, &pi->node, true))
 		list_del(&pi->list);
-	hst_move_tail(s, pi);
+	ps_keyed_tail(&s->list, &pi->node);
 	hst_update(s, pi);
 	s->valid_count++;
 	return 0;
@@ -482,7 +461,8 @@ static struct path_info *hst_least(const struct selector *s,
 	}
 	if (__builtin_expect(tie, 0))
 		for (i = 0; i < n; i++)
-			if (cost[i] == bc && s->key[i] > s->key[b])
+			if (cost[i] == bc && s->list.paths[i]->valid &&
+			    s->list.paths[i]->ord > s->list.paths[b]->ord)
 				b = i;
 	*min_stale = ms;
 	return hst_of(s->list.paths[b]);
@@ -587,7 +567,7 @@ static struct ps_path *hst_select_path(struct path_selector *ps,
 
 found:
 	/* Move the last used path to the tail (§3.9, §9.1). */
-	hst_move_tail(s, best);
+	ps_keyed_tail(&s->list, &best->node);
 	return best->path;
 }
 
