@@ -21,14 +21,17 @@ waits for that output at most TIMEOUT seconds (MPSIM_PTY_TIMEOUT, default
 Only the Python standard library is used.
 """
 
+import fcntl
 import os
 import pty
 import re
 import select
 import shutil
+import signal
 import struct
 import sys
 import tempfile
+import termios
 import time
 
 PROMPT = "PTY-PROMPT> "
@@ -111,8 +114,6 @@ def main():
     if pid == 0:
         os.chdir(top)
         os.execve(bash, ["bash", "--norc", "--noprofile", "-i"], env)
-    import fcntl
-    import termios
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 200, 0, 0))
 
     status = 0
@@ -147,10 +148,17 @@ def main():
             os.close(fd)
         except OSError:
             pass
-        try:
+        # bash exits on the hang-up; one that does not is killed
+        for _ in range(50):
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0]:
+                    break
+            except OSError:
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-        except OSError:
-            pass
         shutil.rmtree(scratch, ignore_errors=True)
     return status
 
