@@ -2,8 +2,10 @@
 # are tracked with -MMD -MP, and the flags mpsim needs are kept apart from
 # the user's CFLAGS (so `make CFLAGS=-O0` keeps -std and the warnings).
 #
-#   make run      install what is missing, build, print the comparison table
-#   make test     install what is missing, build, run every fast test
+#   make run      install what building needs, build, print the comparison table
+#   make test     install what the tests need too, build, run every fast test
+#   make deps-LEVEL   install what LEVEL needs: run, test, check, slurm
+#                 (.ci/deps; each target above calls its own)
 #   make check-long   the slow statistical tier (longer runs, tighter bounds)
 #   make kernel-check linux-source-6.1's dm-ps-*.c beside mpsim's selectors
 #   make bench    simulated I/Os per second of wall time, per selector
