@@ -75,6 +75,7 @@ line|./mpsim --scen\t|./mpsim --scenario=
 list+|./mpsim --select\t\t|--selector= --selector_args= --select_clock=
 list+|./mpsim sweep --\t\t|--reps= --list-runs --scenario= --iodepth=
 list+|./mpsim timers --\t\t|--wheel= --period=
+list=|./mpsim --k\t\t|--kernel= --kthread_poll=
 line|./mpsim sweep --selector=st,hi\t|./mpsim sweep --selector=st,historical-service-time 
 line|./mpsim compare --columns=st,hst_k\t|./mpsim compare --columns=st,hst_ktime 
 line|mpsim --clock=ji\t|mpsim --clock=jiffies
