@@ -71,9 +71,9 @@ out=$(dry "$tmp/nocc" run)
 [ "$out" = gcc ] && ok || bad "run without cc asks for '$(echo $out)', not gcc"
 
 # The Makefile's targets call their level.
-out=$(make -n run 2>/dev/null | grep '\.ci/deps' || true)
+out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n run 2>/dev/null | grep '\.ci/deps' || true)
 [ "$out" = "sh .ci/deps run" ] && ok || bad "make run calls '$out', not 'sh .ci/deps run'"
-out=$(make -n test 2>/dev/null | grep '\.ci/deps' || true)
+out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n test 2>/dev/null | grep '\.ci/deps' || true)
 [ "$out" = "sh .ci/deps test" ] && ok || bad "make test calls '$out', not 'sh .ci/deps test'"
 
 rc=0
