@@ -2,8 +2,10 @@
 # are tracked with -MMD -MP, and the flags mpsim needs are kept apart from
 # the user's CFLAGS (so `make CFLAGS=-O0` keeps -std and the warnings).
 #
-#   make run      install what is missing, build, print the comparison table
-#   make test     install what is missing, build, run every fast test
+#   make run      install what building needs, build, print the comparison table
+#   make test     install what the tests need too, build, run every fast test
+#   make deps-LEVEL   install what LEVEL needs: run, test, check, slurm
+#                 (.ci/deps; each target above calls its own)
 #   make check-long   the slow statistical tier (longer runs, tighter bounds)
 #   make kernel-check linux-source-6.1's dm-ps-*.c beside mpsim's selectors
 #   make bench    simulated I/Os per second of wall time, per selector
@@ -66,12 +68,16 @@ SAN     = address,undefined,float-cast-overflow
 
 .PHONY: all run test check-long bench asan valgrind noopt results plots \
         kernel-check slurm-check \
-        clean deps results-dm-delay-sync results-alua-failover install uninstall \
+        clean deps deps-run deps-test deps-check deps-slurm results-dm-delay-sync results-alua-failover install uninstall \
         fuzz fuzz-bins fuzz-build fuzz-corpus
 all: mpsim
 
-deps:
-	@sh .ci/deps
+# What each target needs, installed when missing (.ci/deps says which
+# packages each level holds): run builds and runs, test adds the test
+# suite's, check the long checks'.
+deps: deps-test
+deps-run deps-test deps-check deps-slurm:
+	@sh .ci/deps $(@:deps-%=%)
 
 mpsim: $(BUILD)/mpsim
 	cp $< $@.tmp && mv $@.tmp $@
@@ -132,11 +138,11 @@ $(BUILD)/kcompat-files.c: $(KCOMPAT) tests/embed.sh
 $(BUILD)/kcompat-files.o: $(BUILD)/kcompat-files.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-run: deps
+run: deps-run
 	@$(MAKE) --no-print-directory mpsim
 	./mpsim
 
-test: deps
+test: deps-test
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests
 	$(BUILD)/mpsim-tests --jobs=2
 	LC_ALL=C sh tests/golden.sh ./mpsim
@@ -150,6 +156,7 @@ test: deps
 	sh tests/trace.sh ./mpsim
 	sh tests/blktrace.sh ./mpsim
 	sh tests/cli.sh ./mpsim
+	sh tests/deps.sh
 	bash tests/install.sh
 	sh tests/check-citations.sh
 	sh tests/layers.sh
@@ -159,22 +166,22 @@ test: deps
 	sh tests/contract.sh ./mpsim
 
 # linux-source-6.1's selectors beside mpsim's (tests/kernel-check.sh)
-kernel-check: deps
+kernel-check: deps-check
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/kernel-check
 	sh tests/kernel-check.sh ./mpsim $(BUILD)/kernel-check $(BUILD)/kernel-src
 
-check-long: deps
+check-long: deps-test
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests
 	MPSIM_LONG=1 $(BUILD)/mpsim-tests --jobs=2
 
-bench: deps
+bench: deps-run
 	@$(MAKE) --no-print-directory mpsim
 	./mpsim bench
 
 # clang, whose UBSan also checks pointer arithmetic on NULL and, with
 # float-cast-overflow, a double converted to an integer it does not fit;
 # gcc checks neither.  The normal build stays with cc.
-asan: deps
+asan: deps-check
 	@$(MAKE) --no-print-directory CC=clang BUILD=build-asan \
 	    CFLAGS="-O1 -g -DMPSIM_DEBUG -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    build-asan/mpsim-tests build-asan/mpsim build-asan/fuzz-replay
@@ -192,12 +199,11 @@ asan: deps
 # A one-node Slurm cluster in a scratch directory runs `mpsim sweep
 # --slurm`'s script, with one task cancelled and resubmitted; the merged
 # file must be the local sweep's, byte for byte.
-slurm-check: deps
-	@sh .ci/slurm-deps
+slurm-check: deps-slurm
 	@$(MAKE) --no-print-directory mpsim
 	sh tests/slurm-check.sh ./mpsim
 
-valgrind: deps
+valgrind: deps-check
 	@$(MAKE) --no-print-directory BUILD=build-noopt CFLAGS="-O0 -g" build-noopt/mpsim-tests
 	valgrind --error-exitcode=1 --leak-check=full --trace-children=yes -q \
 	    build-noopt/mpsim-tests --jobs=1
@@ -208,7 +214,7 @@ noopt:
 # The results the README shows.  Each file is written under a .tmp name and
 # renamed when complete, so an interrupted run keeps the previous file; a
 # sweep always starts afresh (rm of its .tmp), never from a stale one.
-results: deps
+results: deps-run
 	@$(MAKE) --no-print-directory mpsim
 	@mkdir -p results
 	./mpsim compare > results/compare.md.tmp
@@ -314,7 +320,7 @@ uninstall:
 # to build-fuzz/corpus/NAME/), with a dictionary made from mpsim's own
 # tables.  Findings land in build-fuzz/crashes/; libFuzzer's final
 # statistics are in build-fuzz/log/NAME.log, summed up at the end.
-fuzz-build: deps
+fuzz-build: deps-check
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { \
 	    echo "make fuzz needs clang: apt-get install clang" >&2; exit 1; }
 	@$(MAKE) --no-print-directory build/fuzz-dict build/mpsim

@@ -124,6 +124,10 @@ draw share-vs-depth "$tmp/wide.csv" "$tmp/wide-share.svg"
 tics "$tmp/wide-share.svg" 32 64 128 256 512
 draw latency-vs-depth "$tmp/wide.csv" "$tmp/wide-latency.svg"
 tics "$tmp/wide-latency.svg" 32 64 128 256 512
+draw utilization-vs-depth "$tmp/wide.csv" "$tmp/wide-util.svg"
+tics "$tmp/wide-util.svg" 32 64 128 256 512
+draw utilization-spread "$tmp/wide.csv" "$tmp/wide-spread.svg"
+tics "$tmp/wide-spread.svg" 32 64 128 256 512
 draw hz "$tmp/2hz.csv" "$tmp/2hz.svg"
 tics "$tmp/2hz.svg" 100 1000
 
@@ -141,6 +145,10 @@ done
 # Files a script cannot draw.
 refuse share-vs-depth "$tmp/depth-2hz.csv" "varies hz (100 and 1000)"
 refuse latency-vs-depth "$tmp/depth-2hz.csv" "varies hz (100 and 1000)"
+refuse utilization-vs-depth "$tmp/depth-2hz.csv" "varies hz (100 and 1000)"
+refuse utilization-spread "$tmp/depth-2hz.csv" "varies hz (100 and 1000)"
+refuse utilization-vs-depth results/compare.csv "is not a sweep over iodepth"
+refuse utilization-spread results/compare.csv "is not a sweep over iodepth"
 refuse hz "$tmp/depth-2hz.csv" "varies iodepth (8 and 64)"
 refuse share-vs-depth results/compare.csv "is not a sweep over iodepth"
 refuse hz results/depth.csv "varies iodepth (1 and 2)"
