@@ -128,7 +128,7 @@ int compare_run_watched(const struct scenario *sc, uint64_t seed,
 
 	memset(cr, 0, sizeof(*cr));
 	/* a column is a selector; a table line fixes each group's */
-	if (sc->table[0])
+	if (sc->table)
 		return input_error(err, "compare: the table line names each "
 				   "group's selector, and a column would "
 				   "change it (use mpsim run, or the short "

@@ -218,7 +218,7 @@ char *sweep_row_prefix(const struct sweep *sw, uint64_t k,
 	/* the kernel's name, whatever alias was typed (a source file's
 	 * selector is named as its file registers it; a table's groups
 	 * each by theirs) */
-	if (sc->table[0])
+	if (sc->table)
 		table_selectors(sc, sel, sizeof(sel));
 	else
 		snprintf(sel, sizeof(sel), "%s", sc->selector_source[0] ?
