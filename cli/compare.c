@@ -11,6 +11,7 @@
 
 #include "selectors/ksource.h"
 #include "selectors/selector.h"
+#include "cli.h"
 #include "report.h"
 #include "sim/run.h"
 
@@ -111,6 +112,16 @@ static int compare_pick(const struct scenario *sc, const char *columns,
 	if (!cr->nr_cols)
 		return input_error(err, "--columns: name at least one column");
 	return 0;
+}
+
+unsigned compare_nr_cols(const struct scenario *sc, const char *columns)
+{
+	struct compare_result cr;
+	char err[ERR_MAX];
+
+	memset(&cr, 0, sizeof(cr));
+	return compare_pick(sc, columns, &cr, err) || !cr.nr_cols ? 1 :
+	       cr.nr_cols;
 }
 
 int compare_run(const struct scenario *sc, uint64_t seed, const char *columns,

@@ -596,6 +596,7 @@ int sweep_prepare(struct sweep *sw, char *err)
 		if (sw->selected[k]) {
 			sw->pt[k].prefix = sweep_row_prefix(sw, k, &o);
 			sw->pt[k].paths = intern_paths(sw, &o.sc);
+			sw->pt[k].ios = run_estimate_ios(&o.sc) * sw->reps;
 		}
 		cli_free_run(&o);
 	}

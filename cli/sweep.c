@@ -147,6 +147,8 @@ static int run(const struct sweep *sw)
 	struct sweep_out so;
 	char err[ERR_MAX];
 	uint64_t *todo, n = 0, k;
+	unsigned jobs = sw->jobs ? sw->jobs : online_cpus();
+	double ios = 0;
 	int rc, r;
 
 	c.so = &so;
@@ -158,15 +160,17 @@ static int run(const struct sweep *sw)
 	}
 	todo = xcalloc(sw->nr_selected, sizeof(*todo));
 	for (k = 0; k < sw->nr_points; k++)
-		if (sw->selected[k] && !so.len[k])
+		if (sw->selected[k] && !so.len[k]) {
 			todo[n++] = k;
+			ios += sw->pt[k].ios;
+		}
+	run_size_note_sweep(ios, n < jobs ? (unsigned)n : jobs);
 	c.pg.on = n && isatty(STDERR_FILENO);
 	c.pg.total = sw->nr_selected;
 	c.pg.done = c.pg.at_start = so.present;
 	clock_gettime(CLOCK_MONOTONIC, &c.pg.t0);
 	progress_show(&c.pg);
-	rc = sweep_pool(sw, todo, n, sw->jobs ? sw->jobs : online_cpus(),
-			so.fd, on_done, &c);
+	rc = sweep_pool(sw, todo, n, jobs, so.fd, on_done, &c);
 	if (c.pg.on)
 		fputc('\n', stderr);
 	if (rc == EXIT_OK && sweep_out_finish(&so, sw, err)) {

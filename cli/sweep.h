@@ -77,6 +77,8 @@ struct sweep_point {
 	char *prefix;		/* row text before the path field (NULL when
 				   this command does not run the point) */
 	const struct sweep_paths *paths;
+	double ios;		/* I/Os its replications simulate, about
+				   (run_estimate_ios) */
 };
 
 struct sweep {
@@ -213,8 +215,9 @@ struct sweep_out {
 };
 
 /* Open (create, lock, check, repair a torn tail of) sw->output, or set up
- * for stdout.  Returns 0, -EINVAL (err: not this sweep's file, or in use)
- * or -EIO (err: a system error); sweep_out_close() it in every case. */
+ * for stdout.  Returns 0, -EINVAL (err: not this sweep's file), -EBUSY
+ * (err: another sweep holds it) or -EIO (err: a system error);
+ * sweep_out_close() it in every case. */
 int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err);
 /* Record point k's block: one write() and an fsync() of the file. */
 int sweep_out_add(struct sweep_out *so, const struct sweep *sw, uint64_t k,
