@@ -164,8 +164,9 @@ void run_size_note_sweep(double ios, unsigned workers)
 		return;
 	duration_name(secs, what, sizeof(what));
 	mpsim_warn("this sweep simulates about %.2g I/Os, about %s at %g M "
-		   "I/Os a second on each of %u workers", ios, what,
-		   RUN_RATE / 1e6, workers);
+		   "I/Os a second %s %u worker%s", ios, what, RUN_RATE / 1e6,
+		   workers > 1 ? "on each of" : "on", workers,
+		   workers > 1 ? "s" : "");
 }
 
 int run_size_note(const struct scenario *sc, unsigned runs,
