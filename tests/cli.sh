@@ -147,6 +147,12 @@ cp in.csv in.edited
 st=0; "$mpsim" sweep --scenario=in.ini --iodepth=1,2,4 --runtime=20ms --output=in.csv 2>err.txt || st=$?
 [ "$st" = 2 ] && grep -q 'point 0 does not match its checksum' err.txt && cmp -s in.csv in.edited &&
     ok || no "resume with an edited point: status $st, $(cat err.txt)"
+# the same in JSON lines: the total row's checksum covers its point
+"$mpsim" sweep --format=json --scenario=in.ini --iodepth=1,2 --runtime=20ms --point=0 --output=in.json
+sed -i '2s/"share_mean": 0\.[0-8]/"share_mean": 0.9/' in.json
+st=0; "$mpsim" sweep --format=json --scenario=in.ini --iodepth=1,2 --runtime=20ms --output=in.json 2>err.txt || st=$?
+[ "$st" = 2 ] && grep -q 'point 0 does not match its checksum' err.txt && ok ||
+    no "JSON resume with an edited point: status $st, $(cat err.txt)"
 cp in.before in.csv
 "$mpsim" sweep --scenario=in.ini --iodepth=1,2,4 --runtime=20ms --output=in.csv &&
     [ "$(grep -c ',total,' in.csv)" = 3 ] && ok || no "the unedited file does not resume"
