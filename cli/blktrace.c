@@ -9,6 +9,7 @@
  * numbered from 1 as the kernel's per-CPU sequence.
  */
 #include <endian.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,7 @@ struct blkt_dev {
 	char *path, *tmp;
 	uint32_t dev;
 	uint32_t sequence;
+	int error;		/* errno of the first write that failed */
 };
 
 struct blkt {
@@ -78,10 +80,19 @@ static int blkt_finish(struct blkt *b, bool ok, char *err)
 	for (i = 0; i < b->nr; i++) {
 		struct blkt_dev *d = &b->d[i];
 
-		if (d->f && (ferror(d->f) | fclose(d->f))) {
+		if (!d->f)
+			continue;
+		if (fflush(d->f) && !d->error)
+			d->error = errno;
+		if (ferror(d->f) && !d->error)
+			d->error = EIO;
+		if (fclose(d->f) && !d->error)
+			d->error = errno;
+		if (d->error) {
 			if (!r)
 				snprintf(err, ERR_MAX, "--blktrace: writing "
-					 "'%.180s' failed", d->tmp);
+					 "'%.160s' failed: %s", d->tmp,
+					 strerror(d->error));
 			r = -EIO;
 		}
 		d->f = NULL;
@@ -201,9 +212,22 @@ static void blkt_write(struct blkt *b, unsigned di, sim_ns t,
 	r.cpu = 0;
 	r.error = (uint16_t)error;
 	r.pdu_len = pdu_len;
-	fwrite(&r, sizeof(r), 1, d->f);
-	if (pdu_len)
-		fwrite(pdu, pdu_len, 1, d->f);
+	if ((fwrite(&r, sizeof(r), 1, d->f) != 1 ||
+	     (pdu_len && fwrite(pdu, pdu_len, 1, d->f) != 1)) && !d->error)
+		d->error = errno ? errno : EIO;
+}
+
+uint64_t blkt_bytes(const struct blkt *b)
+{
+	uint64_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < b->nr; i++) {
+		off_t o = ftello(b->d[i].f);
+
+		n += o > 0 ? (uint64_t)o : 0;
+	}
+	return n;
 }
 
 /* The kernel's trace_note_tsk(): the command name of a pid, which

@@ -234,6 +234,7 @@ static const struct {
 	{ "trace-from", "a trace follows one run (mpsim run --trace=FILE)", false },
 	{ "trace-until", "a trace follows one run (mpsim run --trace=FILE)", false },
 	{ "trace-count", "a trace follows one run (mpsim run --trace=FILE)", false },
+	{ "trace-max", "a trace follows one run (mpsim run --trace=FILE)", false },
 	{ "blktrace", "a trace follows one run (mpsim run --blktrace=DIR)", false },
 	{ "interval", "a series follows one run (mpsim run "
 	  "--interval=DURATION)", true },

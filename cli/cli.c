@@ -218,6 +218,12 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		used = cli_option(argc, argv, i, &key, &klen, &val, err);
 		if (used < 0)
 			return used;
+		/* the options are echoed on the outputs' first line (CSV's
+		 * "# mpsim ..."): a line break would split it; sweep refuses
+		 * it the same way */
+		if (val && strpbrk(val, "\n\r"))
+			return input_error(err, "--%.*s: a value may not hold "
+					   "a line break", (int)klen, key);
 		if (cli_key_is(key, klen, "scenario")) {
 			if (!val || !*val)
 				return input_error(err, "--scenario: needs a file or built-in name");
@@ -548,6 +554,14 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	}
 	traced = !compare && (tc.file || tc.blktrace);
 	x.watch.trace = traced ? &tc : NULL;
+	/* a run of hours, or a trace past its cap, says so first */
+	r = run_size_note(&o.sc, compare ? compare_nr_cols(&o.sc, x.columns) :
+			  1, x.watch.trace, err);
+	if (r) {
+		mpsim_error("%s: %s", o.scenario_name, err);
+		cli_free_run(&o);
+		return EXIT_BAD_INPUT;
+	}
 	/* a single run shows fio's status line on a terminal */
 	x.watch.progress = !compare && isatty(STDERR_FILENO);
 	x.watch.dmsetup = !compare && o.format == FMT_DMSETUP;
@@ -660,6 +674,7 @@ int cmd_list(int argc, char **argv)
 			{ "trace-from", "-", "" },
 			{ "trace-until", "-", "" },
 			{ "trace-count", "-", "" },
+			{ "trace-max", "-", "" },
 			{ "blktrace", "-", "" },
 			{ "interval", "10ms", "--format=json" },
 			/* a side file each, stdout as it was */

@@ -70,6 +70,21 @@ void cli_warn_inert(int argc, char **argv, const struct scenario *sc);
 void cli_warn_unread(int argc, char **argv, const struct scenario *sc,
 		     bool hst);
 
+/* cli/run-size.c: an upper estimate of the I/Os sc's run simulates (0
+ * when it cannot tell: a replay, say, whose log bounds it). */
+double run_estimate_ios(const struct scenario *sc);
+/* Before `runs` runs of sc (with trace tc, or NULL): one line on stderr
+ * when they would take more than half a minute at mpsim's rate, or a
+ * trace would pass --trace-max, once the device is known to build
+ * (held warnings are shown then).  0, or -EINVAL with err set. */
+struct trace_conf;
+int run_size_note(const struct scenario *sc, unsigned runs,
+		  const struct trace_conf *tc, char *err);
+/* The same for a sweep's points, ios in all, on workers processes. */
+void run_size_note_sweep(double ios, unsigned workers);
+/* The number of columns compare --columns=COLUMNS runs (1 if refused). */
+unsigned compare_nr_cols(const struct scenario *sc, const char *columns);
+
 /* Split "--key=value" or "--key" "value"; returns the number of words
  * used (1 or 2), or -EINVAL. */
 int cli_option(int argc, char **argv, int i, const char **key, size_t *klen,

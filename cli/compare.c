@@ -11,6 +11,7 @@
 
 #include "selectors/ksource.h"
 #include "selectors/selector.h"
+#include "cli.h"
 #include "report.h"
 #include "sim/run.h"
 
@@ -113,6 +114,16 @@ static int compare_pick(const struct scenario *sc, const char *columns,
 	return 0;
 }
 
+unsigned compare_nr_cols(const struct scenario *sc, const char *columns)
+{
+	struct compare_result cr;
+	char err[ERR_MAX];
+
+	memset(&cr, 0, sizeof(cr));
+	return compare_pick(sc, columns, &cr, err) || !cr.nr_cols ? 1 :
+	       cr.nr_cols;
+}
+
 int compare_run(const struct scenario *sc, uint64_t seed, const char *columns,
 		struct compare_result *cr, char *err)
 {
@@ -128,7 +139,7 @@ int compare_run_watched(const struct scenario *sc, uint64_t seed,
 
 	memset(cr, 0, sizeof(*cr));
 	/* a column is a selector; a table line fixes each group's */
-	if (sc->table[0])
+	if (sc->table)
 		return input_error(err, "compare: the table line names each "
 				   "group's selector, and a column would "
 				   "change it (use mpsim run, or the short "

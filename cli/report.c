@@ -91,7 +91,7 @@ void json_meta(FILE *f, const char *command, const struct provenance *pv,
 	}
 	fputs(", \"selector_args\": ", f);
 	json_string(f, sc->selector_args);
-	if (sc->table[0]) {
+	if (sc->table) {
 		fputs(", \"table\": ", f);
 		json_string(f, sc->table);
 	}

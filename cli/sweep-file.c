@@ -151,11 +151,15 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 	so->fd = open(so->path, O_RDWR | O_CREAT, 0666);
 	if (so->fd < 0)
 		return sys_error(err, so->path, "cannot open");
-	if (lock_file(so->fd))
-		return errno == EWOULDBLOCK ?
-			input_error(err, "%s: another sweep is writing it",
-				    so->path) :
-			sys_error(err, so->path, "cannot lock");
+	/* another sweep's lock is a run-time condition, not bad input:
+	 * the same command succeeds once that sweep is over */
+	if (lock_file(so->fd)) {
+		if (errno != EWOULDBLOCK)
+			return sys_error(err, so->path, "cannot lock");
+		snprintf(err, ERR_MAX, "%s: another sweep is writing it",
+			 so->path);
+		return -EBUSY;
+	}
 	/* a final rewrite that a crash cut short leaves FILE.tmp behind;
 	 * FILE itself is intact, and the lock says no one else writes it */
 	tmp = xmalloc(strlen(so->path) + 5);

@@ -134,19 +134,55 @@ static int hand_out(struct worker *w, uint64_t k)
 	return 0;
 }
 
-/* A worker's reply pipe closed early: say how it ended. */
-static void worker_died(struct worker *w)
+/*
+ * The failures of a sweep, said in one line at its end: the first, and
+ * how many points failed after it (the points out when one fails finish,
+ * and may fail the same way: a crash in every worker is one message, not
+ * one per worker).
+ */
+struct failures {
+	char first[ERR_MAX + 64];	/* "sweep point K: why"; "" none */
+	uint64_t more;			/* points that failed after it */
+	bool said;			/* done() has said why it stopped */
+};
+
+static void fail_note(struct failures *f, uint64_t point, const char *why)
 {
+	if (f->said || f->first[0]) {
+		f->more++;
+		return;
+	}
+	snprintf(f->first, sizeof(f->first), "sweep point %llu: %s",
+		 (unsigned long long)point, why);
+}
+
+static void fail_say(const struct failures *f)
+{
+	if (!f->first[0])
+		return;
+	if (f->more)
+		mpsim_error("%s (and %llu more point%s failed)", f->first,
+			    (unsigned long long)f->more,
+			    f->more == 1 ? "" : "s");
+	else
+		mpsim_error("%s", f->first);
+}
+
+/* A worker's reply pipe closed early: note how it ended. */
+static void worker_died(struct worker *w, struct failures *f)
+{
+	char why[64];
 	int st = 0;
 
 	waitpid(w->pid, &st, 0);
 	w->pid = 0;
 	if (WIFSIGNALED(st))
-		mpsim_error("sweep point %llu: worker killed by signal %d",
-			    (unsigned long long)w->point, WTERMSIG(st));
+		snprintf(why, sizeof(why), "worker killed by signal %d",
+			 WTERMSIG(st));
 	else
-		mpsim_error("sweep point %llu: worker exited with status %d",
-			    (unsigned long long)w->point, WEXITSTATUS(st));
+		snprintf(why, sizeof(why), "worker exited with status %d",
+			 WEXITSTATUS(st));
+	fail_note(f, w->point, why);
 }
 
 /*
@@ -192,6 +228,7 @@ int sweep_pool(const struct sweep *sw, const uint64_t *todo, uint64_t n,
 	struct worker *w;
 	void (*old_pipe)(int);
 	struct notes notes = { { 0 }, { 0 } };
+	struct failures fails = { "", 0, false };
 	uint64_t next = 0;
 	int rc = EXIT_OK;
 
@@ -241,35 +278,37 @@ int sweep_pool(const struct sweep *sw, const uint64_t *todo, uint64_t n,
 			w[i].busy = false;
 			busy--;
 			if (read_full(w[i].reply, &h, sizeof(h))) {
-				worker_died(&w[i]);
+				worker_died(&w[i], &fails);
 				rc = EXIT_FAILED;
 				continue;
 			}
 			msg = xmalloc((size_t)h.len + 1);
 			if (read_full(w[i].reply, msg, h.len)) {
 				free(msg);
-				worker_died(&w[i]);
+				worker_died(&w[i], &fails);
 				rc = EXIT_FAILED;
 				continue;
 			}
 			msg[h.len] = '\0';
 			note_add(&notes, &h);
 			if (h.status) {
-				mpsim_error("sweep point %llu: %s",
-					    (unsigned long long)h.point, msg);
+				fail_note(&fails, h.point, msg);
 				/* a point whose run cannot finish (-ERANGE)
 				 * failed; any other is bad input */
 				if (rc != EXIT_FAILED)
 					rc = h.status == -ERANGE ? EXIT_FAILED
 								 : EXIT_BAD_INPUT;
-			} else if (done(ctx, h.point, msg, h.len)) {
+			} else if (!fails.said &&
+				   done(ctx, h.point, msg, h.len)) {
+				/* done() said why: nothing more is said */
+				fails.said = true;
 				rc = EXIT_FAILED;
 			}
 			free(msg);
 			/* after a failure, the points out finish; no new ones */
 			if (rc == EXIT_OK && next < n) {
 				if (hand_out(&w[i], todo[next])) {
-					worker_died(&w[i]);
+					worker_died(&w[i], &fails);
 					rc = EXIT_FAILED;
 					continue;
 				}
@@ -279,7 +318,10 @@ int sweep_pool(const struct sweep *sw, const uint64_t *todo, uint64_t n,
 		}
 	}
 
-	notes_warn(&notes);
+	if (!fails.said)
+		fail_say(&fails);
+	if (rc == EXIT_OK)
+		notes_warn(&notes);
 	for (i = 0; i < live; i++) {
 		close(w[i].task);
 		close(w[i].reply);

@@ -107,16 +107,46 @@ static FILE *memstream(char **buf, size_t *len)
 	return f;
 }
 
+/* 16 hex digits: how a hash is written in a file. */
+#define HASH_FMT	"%016llx"
+
+/* n hex digits at p? */
+static bool hex_ok(const char *p, const char *end, size_t n)
+{
+	if (end - p < (long)n)
+		return false;
+	while (n--) {
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+			return false;
+		p++;
+	}
+	return true;
+}
+
 void sweep_head(struct sweep *sw)
 {
-	size_t len = 0;
-	char *buf = NULL;
+	size_t len = 0, wl;
+	char *buf = NULL, *q, *w, hex[17];
 	FILE *f = memstream(&buf, &len);
 	unsigned i;
 
+	/* the inputs' hashes close the first line: a shell comment after the
+	 * command (CSV), an object after the options (JSON) */
 	if (sw->format == FMT_CSV) {
-		fprintf(f, "# mpsim %s sweep:%s%s\n", MPSIM_VERSION,
+		fprintf(f, "# mpsim %s sweep:%s%s # inputs:", MPSIM_VERSION,
 			*sw->cmdline ? " " : "", sw->cmdline);
+		for (i = 0; i < sw->nr_in; i++) {
+			q = xmalloc(strlen(sw->in[i].key) + 18);
+			sprintf(q, "%s=" HASH_FMT, sw->in[i].key,
+				(unsigned long long)sw->in[i].hash);
+			w = NULL;
+			wl = 0;
+			shell_quote(&w, &wl, q);
+			fprintf(f, " %s", w);
+			free(w);
+			free(q);
+		}
+		fputc('\n', f);
 		for (i = 0; i < ARRAY_SIZE(lead_keys); i++)
 			fprintf(f, "%s%s", i ? "," : "", lead_keys[i]);
 		for (i = 0; i < sw->nr_opt; i++)
@@ -125,13 +155,23 @@ void sweep_head(struct sweep *sw)
 		fputs(",path", f);
 		for (i = 0; i < NR_TAIL; i++)
 			fprintf(f, ",%s", tail_keys[i]);
-		fputc('\n', f);
+		fputs(",checksum\n", f);
 	} else {
 		fputs("{\"mpsim\": {\"version\": ", f);
 		json_string(f, MPSIM_VERSION);
 		fputs(", \"sweep\": ", f);
 		json_string(f, sw->cmdline);
-		fputs("}}\n", f);
+		fputs(", \"inputs\": {", f);
+		for (i = 0; i < sw->nr_in; i++) {
+			snprintf(hex, sizeof(hex), HASH_FMT,
+				 (unsigned long long)sw->in[i].hash);
+			if (i)
+				fputs(", ", f);
+			json_string(f, sw->in[i].key);
+			fputs(": ", f);
+			json_string(f, hex);
+		}
+		fputs("}}}\n", f);
 	}
 	sw->head = memstream_done(f, &buf);
 	sw->head_len = len;
@@ -178,7 +218,7 @@ char *sweep_row_prefix(const struct sweep *sw, uint64_t k,
 	/* the kernel's name, whatever alias was typed (a source file's
 	 * selector is named as its file registers it; a table's groups
 	 * each by theirs) */
-	if (sc->table[0])
+	if (sc->table)
 		table_selectors(sc, sel, sizeof(sel));
 	else
 		snprintf(sel, sizeof(sel), "%s", sc->selector_source[0] ?
@@ -362,8 +402,27 @@ static void write_block(FILE *f, const struct sweep *sw, uint64_t k,
 			put_ci(f, fmt, T_FAILED, 3, s, p, M_FAILED);
 			put_ci(f, fmt, T_NO_PATH, 3, s, p, M_NO_PATH);
 		}
-		fputs(fmt == FMT_CSV ? "\n" : "}\n", f);
+		/* the checksum is the total row's: sweep_run_point() ends it */
+		key(f, fmt, "checksum", true);
+		if (p < nr)
+			fputs(fmt == FMT_CSV ? "\n" : "null}\n", f);
 	}
+}
+
+/* The block's checksum closes its total row: FNV-1a 64 of every byte
+ * of the block before it (blk[0..len), the memstream behind f). */
+static void end_block(FILE *f, enum out_format fmt, char **blk, size_t *len)
+{
+	unsigned long long h;
+
+	if (fmt == FMT_JSON)
+		fputc('"', f);
+	if (fflush(f)) {
+		perror("mpsim: sweep");
+		abort();
+	}
+	h = fnv1a64(*blk, *len, FNV1A64_INIT);
+	fprintf(f, fmt == FMT_CSV ? HASH_FMT "\n" : HASH_FMT "\"}\n", h);
 }
 
 int sweep_run_point(const struct sweep *sw, uint64_t k, char **blk,
@@ -400,6 +459,7 @@ int sweep_run_point(const struct sweep *sw, uint64_t k, char **blk,
 	*blk = NULL;
 	f = memstream(blk, len);
 	write_block(f, sw, k, sw->pt[k].paths, best, &s);
+	end_block(f, sw->format, blk, len);
 	memstream_done(f, blk);
 out:
 	free(best);
@@ -411,13 +471,57 @@ out:
 
 /* ---- reading back ---- */
 
+/* Where " # inputs:" starts in a CSV first line's options [p, end):
+ * the first "#" that begins a word outside quotes (shell_quote() quotes
+ * a word that starts with one); end when there is none. */
+static const char *inputs_mark(const char *p, const char *end)
+{
+	const char *s = p;
+	bool quoted = false;
+
+	for (; p < end; p++) {
+		if (quoted) {
+			quoted = *p != '\'';
+		} else if (*p == '\'') {
+			quoted = true;
+		} else if (*p == '\\' && p + 1 < end) {
+			p++;
+		} else if (*p == '#' && (p == s || p[-1] == ' ') &&
+			   end - p >= 9 && !strncmp(p, "# inputs:", 9)) {
+			return p;
+		}
+	}
+	return end;
+}
+
+/* A JSON string's text from p (just past its opening quote) to its
+ * closing quote, json_string()'s escapes undone (\" \\ and \u00XX),
+ * into out (room for end - p + 1 bytes); returns the byte past the
+ * closing quote, or NULL. */
+static const char *json_unstring(const char *p, const char *end, char *out)
+{
+	size_t ol = 0;
+	char c;
+
+	for (; p < end && *p != '"'; p++) {
+		c = *p;
+		if (c == '\\' && p + 1 < end && p[1] == 'u' && end - p > 5) {
+			c = (char)strtol((char[]){ p[4], p[5], 0 }, NULL, 16);
+			p += 5;
+		} else if (c == '\\' && p + 1 < end) {
+			c = *++p;
+		}
+		out[ol++] = c;
+	}
+	out[ol] = '\0';
+	return p < end ? p + 1 : NULL;
+}
+
 int sweep_head_parse(const char *buf, size_t n, char *version, size_t vsize,
 		     char **cmdline)
 {
-	const char *end = memchr(buf, '\n', n), *p, *v;
+	const char *end = memchr(buf, '\n', n), *p, *v, *m;
 	static const char csv[] = "# mpsim ", json[] = "{\"mpsim\": {\"version\": \"";
-	size_t cl = 0;
-	char c;
 
 	if (!end)
 		return -EINVAL;
@@ -433,9 +537,12 @@ int sweep_head_parse(const char *buf, size_t n, char *version, size_t vsize,
 		p += 7;
 		if (p < end && *p == ' ')
 			p++;
-		*cmdline = xmalloc((size_t)(end - p) + 1);
-		memcpy(*cmdline, p, (size_t)(end - p));
-		(*cmdline)[end - p] = '\0';
+		m = inputs_mark(p, end);
+		if (m > p && m < end)
+			m--;		/* the space before "# inputs:" */
+		*cmdline = xmalloc((size_t)(m - p) + 1);
+		memcpy(*cmdline, p, (size_t)(m - p));
+		(*cmdline)[m - p] = '\0';
 		return 0;
 	}
 	if (strncmp(buf, json, sizeof(json) - 1))
@@ -448,25 +555,153 @@ int sweep_head_parse(const char *buf, size_t n, char *version, size_t vsize,
 	version[p - v] = '\0';
 	if (strncmp(p, "\", \"sweep\": \"", 13))
 		return -EINVAL;
-	/* json_string()'s escapes: \" \\ and \u00XX */
 	*cmdline = xmalloc((size_t)(end - p));
-	for (p += 13; p < end && *p != '"'; p++) {
-		c = *p;
-		if (c == '\\' && p + 1 < end && p[1] == 'u' && end - p > 5) {
-			c = (char)strtol((char[]){ p[4], p[5], 0 }, NULL, 16);
-			p += 5;
-		} else if (c == '\\' && p + 1 < end) {
-			c = *++p;
-		}
-		(*cmdline)[cl++] = c;
-	}
-	(*cmdline)[cl] = '\0';
-	if (end - p != 3 || memcmp(p, "\"}}", 3)) {
+	p = json_unstring(p + 13, end, *cmdline);
+	/* then "}} (a file of an mpsim before input hashes), or the
+	 * inputs' object */
+	if (!p || !((end - p == 2 && !memcmp(p, "}}", 2)) ||
+		    (end - p > 15 && !memcmp(p, ", \"inputs\": {", 13) &&
+		     !memcmp(end - 3, "}}}", 3)))) {
 		free(*cmdline);
 		*cmdline = NULL;
 		return -EINVAL;
 	}
 	return 0;
+}
+
+void sweep_inputs_free(struct input_file *in, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(in[i].key);
+	free(in);
+}
+
+/* Adds KEY=HEX (k[0..kl) and its hash) to *in; false if it is none. */
+static bool input_add(struct input_file **in, size_t *n, const char *k,
+		      size_t kl, const char *hex)
+{
+	char d[17];
+
+	if (!kl || !hex_ok(hex, hex + 16, 16))
+		return false;
+	memcpy(d, hex, 16);
+	d[16] = '\0';
+	*in = xrealloc(*in, (*n + 1) * sizeof(**in));
+	(*in)[*n].key = xmalloc(kl + 1);
+	memcpy((*in)[*n].key, k, kl);
+	(*in)[*n].key[kl] = '\0';
+	(*in)[*n].hash = strtoull(d, NULL, 16);
+	(*n)++;
+	return true;
+}
+
+long sweep_head_inputs(const char *buf, size_t n, struct input_file **in)
+{
+	const char *end = memchr(buf, '\n', n), *p, *m;
+	char **w = NULL, *line, *key, *hex;
+	size_t nr = 0;
+	int nw, i;
+	bool ok = true;
+
+	*in = NULL;
+	if (!end)
+		return -EINVAL;
+	if (buf[0] == '#') {
+		m = inputs_mark(buf + 2, end);
+		if (m == end)
+			return 0;	/* a file of an mpsim before them */
+		line = xmalloc((size_t)(end - m));
+		memcpy(line, m + 9, (size_t)(end - m) - 9);
+		line[end - m - 9] = '\0';
+		nw = shell_split(line, &w);
+		free(line);
+		if (nw < 0)
+			return -EINVAL;
+		for (i = 0; i < nw; i++) {
+			hex = strrchr(w[i], '=');
+			ok = ok && hex && strlen(hex + 1) == 16 &&
+			     input_add(in, &nr, w[i], (size_t)(hex - w[i]),
+				       hex + 1);
+			free(w[i]);
+		}
+		free(w);
+	} else {
+		for (p = buf; end - p >= 13 &&
+			      memcmp(p, ", \"inputs\": {", 13); p++)
+			;
+		if (end - p < 13)
+			return 0;	/* a file of an mpsim before them */
+		key = xmalloc((size_t)(end - p) + 1);
+		hex = xmalloc((size_t)(end - p) + 1);
+		for (p += 13; ok && p < end && *p == '"';) {
+			p = json_unstring(p + 1, end, key);
+			ok = p && end - p > 4 && !memcmp(p, ": \"", 3);
+			if (ok)
+				p = json_unstring(p + 3, end, hex);
+			ok = ok && p && strlen(hex) == 16 &&
+			     input_add(in, &nr, key, strlen(key), hex);
+			if (ok && end - p > 2 && !memcmp(p, ", ", 2))
+				p += 2;
+		}
+		free(key);
+		free(hex);
+	}
+	if (!ok) {
+		sweep_inputs_free(*in, nr);
+		*in = NULL;
+		return -EINVAL;
+	}
+	return (long)nr;
+}
+
+/* "scenario x.ini" for the key "scenario:x.ini"; "the mpsim build". */
+static void input_name(const char *key, char *buf, size_t size)
+{
+	const char *c = strchr(key, ':');
+
+	if (!c)
+		snprintf(buf, size, "the %s build", key);
+	else
+		snprintf(buf, size, "%.*s %s", (int)(c - key), key, c + 1);
+}
+
+bool sweep_inputs_differ(const struct sweep *sw, const struct input_file *fin,
+			 size_t nf, char *why)
+{
+	char name[ERR_MAX];
+	size_t i, j;
+
+	for (i = 0; i < sw->nr_in; i++) {
+		for (j = 0; j < nf && strcmp(fin[j].key, sw->in[i].key); j++)
+			;
+		input_name(sw->in[i].key, name, sizeof(name));
+		if (j == nf) {
+			snprintf(why, ERR_MAX, "%s is an input now and was "
+				 "not then", name);
+			return true;
+		}
+		if (fin[j].hash != sw->in[i].hash) {
+			snprintf(why, ERR_MAX, "%s has changed since (FNV-1a "
+				 HASH_FMT " then, " HASH_FMT " now)", name,
+				 (unsigned long long)fin[j].hash,
+				 (unsigned long long)sw->in[i].hash);
+			return true;
+		}
+	}
+	for (j = 0; j < nf; j++) {
+		for (i = 0; i < sw->nr_in && strcmp(fin[j].key, sw->in[i].key);
+		     i++)
+			;
+		if (i == sw->nr_in) {
+			input_name(fin[j].key, name, sizeof(name));
+			snprintf(why, ERR_MAX, "%s was an input then and is "
+				 "not now", name);
+			return true;
+		}
+	}
+	return false;
 }
 
 /* Past the CSV field at p and its comma. */
@@ -529,8 +764,13 @@ static const char *number(const char *p, const char *end)
 	return p == d ? NULL : p;
 }
 
-/* Does [p, end) hold the fields after a path, and the row's end? */
-static bool tail_ok(enum out_format fmt, const char *p, const char *end)
+/*
+ * Does [p, end) hold the fields after a path, and the row's end?  A
+ * path's row has no checksum; the total's has one, and *sum is where
+ * its digits start.
+ */
+static bool tail_ok(enum out_format fmt, const char *p, const char *end,
+		    bool total, const char **sum)
 {
 	unsigned c;
 
@@ -557,19 +797,46 @@ static bool tail_ok(enum out_format fmt, const char *p, const char *end)
 		if (!p)
 			return false;
 	}
-	if (fmt == FMT_JSON && (p >= end || *p++ != '}'))
-		return false;
+	if (fmt == FMT_CSV) {
+		if (p >= end || *p++ != ',')
+			return false;
+	} else {
+		if (end - p < 14 || strncmp(p, ", \"checksum\": ", 14))
+			return false;
+		p += 14;
+		if (!total) {
+			if (end - p < 5 || strncmp(p, "null}", 5))
+				return false;
+			p += 5;
+		} else if (p >= end || *p++ != '"') {
+			return false;
+		}
+	}
+	if (total) {
+		if (!hex_ok(p, end, 16))
+			return false;
+		*sum = p;
+		p += 16;
+		if (fmt == FMT_JSON && (end - p < 2 || strncmp(p, "\"}", 2)))
+			return false;
+		p += fmt == FMT_JSON ? 2 : 0;
+	}
 	return p + 1 == end && *p == '\n';
 }
 
-/* Is [p, p+n) one complete block of point k?  Returns its length or 0. */
+/* Is [p, p+n) one complete block of point k?  Returns its length or 0;
+ * *bad_sum says a complete block does not match its checksum. */
 static size_t block_ok(const struct sweep *sw, uint64_t k, const char *p,
-		       size_t n)
+		       size_t n, bool *bad_sum)
 {
 	const struct sweep_point *pt = &sw->pt[k];
 	size_t pl = strlen(pt->prefix), nl, off = 0;
+	const char *sum = NULL;
+	unsigned long long h;
+	char hex[17];
 	unsigned i;
 
+	*bad_sum = false;
 	for (i = 0; i <= pt->paths->nr; i++) {
 		const char *line = p + off, *end, *name;
 
@@ -593,10 +860,14 @@ static size_t block_ok(const struct sweep *sw, uint64_t k, const char *p,
 				return 0;
 			line += nl;
 		}
-		if (!tail_ok(sw->format, line, end))
+		if (!tail_ok(sw->format, line, end, i == pt->paths->nr, &sum))
 			return 0;
 		off = (size_t)(end - p);
 	}
+	memcpy(hex, sum, 16);
+	hex[16] = '\0';
+	h = strtoull(hex, NULL, 16);
+	*bad_sum = h != fnv1a64(p, (size_t)(sum - p), FNV1A64_INIT);
 	return off;
 }
 
@@ -604,21 +875,33 @@ static size_t block_ok(const struct sweep *sw, uint64_t k, const char *p,
 static int foreign(const struct sweep *sw, const char *name, const char *buf,
 		   size_t n, char *err)
 {
-	char version[32], *cmd;
+	char version[32], *cmd, why[ERR_MAX];
+	struct input_file *in;
+	long nin;
 	int r;
 
 	if (sweep_head_parse(buf, n, version, sizeof(version), &cmd))
 		return input_error(err, "%s: not a result file of this sweep; "
 				   "move it away or choose another --output",
 				   name);
+	nin = sweep_head_inputs(buf, n, &in);
 	if (strcmp(version, MPSIM_VERSION))
 		r = input_error(err, "%s: written by mpsim %s, this is mpsim %s; "
 				"move it away or choose another --output", name,
 				version, MPSIM_VERSION);
-	else
+	else if (strcmp(cmd, sw->cmdline))
 		r = input_error(err, "%s: holds another sweep (%.80s%s); move it "
 				"away or choose another --output", name, cmd,
 				strlen(cmd) > 80 ? "..." : "");
+	else if (nin >= 0 && sweep_inputs_differ(sw, in, (size_t)nin, why))
+		r = input_error(err, "%s: written from other inputs: %s; move "
+				"it away or choose another --output", name, why);
+	else
+		r = input_error(err, "%s: not a result file of this sweep (its "
+				"head differs); move it away or choose another "
+				"--output", name);
+	if (nin > 0)
+		sweep_inputs_free(in, (size_t)nin);
 	free(cmd);
 	return r;
 }
@@ -629,6 +912,7 @@ long sweep_scan(const struct sweep *sw, const char *name, const char *buf,
 {
 	uint8_t *seen = NULL;
 	size_t pos, nb = 0, bl;
+	bool bad_sum;
 	long long k;
 
 	*blocks = NULL;
@@ -659,9 +943,21 @@ long sweep_scan(const struct sweep *sw, const char *name, const char *buf,
 			*blocks = NULL;
 			return input_error(err, "%s: holds point %lld twice", name, k);
 		}
-		bl = block_ok(sw, (uint64_t)k, buf + pos, n - pos);
+		bl = block_ok(sw, (uint64_t)k, buf + pos, n - pos, &bad_sum);
 		if (!bl)
 			break;
+		if (bad_sum) {
+			/* rows edited (or damaged) after they were written:
+			 * keeping them would mix them into the results, and
+			 * dropping them would lose what the user meant */
+			free(seen);
+			free(*blocks);
+			*blocks = NULL;
+			return input_error(err, "%s: point %lld does not match "
+					   "its checksum (its rows changed after "
+					   "they were written); delete its rows "
+					   "to run it again", name, k);
+		}
 		seen[k] = 1;
 		*blocks = xrealloc(*blocks, (nb + 1) * sizeof(**blocks));
 		(*blocks)[nb].point = (uint64_t)k;

@@ -553,6 +553,24 @@ static void capture_end(struct warn_capture *c)
 	fclose(c->tmp);
 }
 
+/* The inputs the first line hashes: the build, then the files read
+ * while the points were resolved, in the order first read. */
+static void take_inputs(struct sweep *sw)
+{
+	const struct input_file *f;
+	size_t n = inputs_list(&f), i;
+
+	sw->in = xcalloc(n + 1, sizeof(*sw->in));
+	sw->in[0].key = xstrdup("mpsim");
+	sw->in[0].hash = inputs_build_hash();
+	for (i = 0; i < n; i++) {
+		sw->in[i + 1].key = xstrdup(f[i].key);
+		sw->in[i + 1].hash = f[i].hash;
+	}
+	sw->nr_in = n + 1;
+	inputs_clear();
+}
+
 int sweep_prepare(struct sweep *sw, char *err)
 {
 	struct warn_capture wc;
@@ -563,20 +581,28 @@ int sweep_prepare(struct sweep *sw, char *err)
 
 	sw->pt = xcalloc(sw->nr_points, sizeof(*sw->pt));
 	capture_begin(&wc);
+	/* every point, also those another command runs (--point): the
+	 * inputs of the whole sweep are in every one of its files' heads,
+	 * so that the files of its parts merge */
+	inputs_clear();
+	inputs_record(true);
 	for (k = 0; k < sw->nr_points && !r; k++) {
-		if (!sw->selected[k])
-			continue;
 		r = sweep_point_opts(sw, k, &o, why);
 		if (r) {
 			point_desc(sw, k, desc, sizeof(desc));
 			input_error(err, "%s: %s", desc, why);
 			break;
 		}
-		sw->pt[k].prefix = sweep_row_prefix(sw, k, &o);
-		sw->pt[k].paths = intern_paths(sw, &o.sc);
+		if (sw->selected[k]) {
+			sw->pt[k].prefix = sweep_row_prefix(sw, k, &o);
+			sw->pt[k].paths = intern_paths(sw, &o.sc);
+			sw->pt[k].ios = run_estimate_ios(&o.sc) * sw->reps;
+		}
 		cli_free_run(&o);
 	}
+	inputs_record(false);
 	capture_end(&wc);
+	take_inputs(sw);
 	if (!r)
 		sweep_head(sw);
 	return r;
@@ -606,5 +632,6 @@ void sweep_free(struct sweep *sw)
 	free(sw->runs_dir);
 	free(sw->cmdline);
 	free(sw->head);
+	sweep_inputs_free(sw->in, sw->nr_in);
 	memset(sw, 0, sizeof(*sw));
 }

@@ -22,7 +22,10 @@
  *    are the command's options less those that say where or how it runs
  *    (--output, -j, --list-runs, --point), normalised to --key=value and
  *    shell-quoted: the first line is the sweep's identity, and a command
- *    to rerun it.
+ *    to rerun it.  It ends with the inputs' hashes (sim/inputs.h: the
+ *    binary, every file any point reads), a shell comment in CSV; the
+ *    total row that ends a block carries the FNV-1a 64 of the block's
+ *    bytes before it.
  *
  * 4. Crash safety.  The parent process alone writes the file, and holds
  *    an exclusive flock() on it while it does.  A finished point's block
@@ -36,10 +39,11 @@
  *
  * 5. Resume.  Running the same command again reads the file back
  *    (sweep_scan): the head must be this sweep's, byte for byte (else the
- *    file is refused, naming the version or sweep that wrote it); each
- *    block must match its point's expected rows (options, path names,
- *    number format); the first bytes that are not a complete block are a
- *    torn tail and are cut off.  Only the missing points run.  A point is
+ *    file is refused, naming the version, sweep or input that differs);
+ *    each block must match its point's expected rows (options, path
+ *    names, number format); the first bytes that are not a complete block
+ *    are a torn tail and are cut off; a complete block whose checksum
+ *    does not match is refused (an edit, not a crash, makes one).  Only the missing points run.  A point is
  *    never written twice (it is either complete in the file, and skipped,
  *    or absent) nor half-written (torn tails are dropped).
  *
@@ -143,6 +147,8 @@ static int run(const struct sweep *sw)
 	struct sweep_out so;
 	char err[ERR_MAX];
 	uint64_t *todo, n = 0, k;
+	unsigned jobs = sw->jobs ? sw->jobs : online_cpus();
+	double ios = 0;
 	int rc, r;
 
 	c.so = &so;
@@ -154,15 +160,17 @@ static int run(const struct sweep *sw)
 	}
 	todo = xcalloc(sw->nr_selected, sizeof(*todo));
 	for (k = 0; k < sw->nr_points; k++)
-		if (sw->selected[k] && !so.len[k])
+		if (sw->selected[k] && !so.len[k]) {
 			todo[n++] = k;
+			ios += sw->pt[k].ios;
+		}
+	run_size_note_sweep(ios, n < jobs ? (unsigned)n : jobs);
 	c.pg.on = n && isatty(STDERR_FILENO);
 	c.pg.total = sw->nr_selected;
 	c.pg.done = c.pg.at_start = so.present;
 	clock_gettime(CLOCK_MONOTONIC, &c.pg.t0);
 	progress_show(&c.pg);
-	rc = sweep_pool(sw, todo, n, sw->jobs ? sw->jobs : online_cpus(),
-			so.fd, on_done, &c);
+	rc = sweep_pool(sw, todo, n, jobs, so.fd, on_done, &c);
 	if (c.pg.on)
 		fputc('\n', stderr);
 	if (rc == EXIT_OK && sweep_out_finish(&so, sw, err)) {

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "report.h"
+#include "sim/inputs.h"
 
 /* Most points one sweep may have (the product of its options' values). */
 #define SWEEP_MAX_POINTS	100000
@@ -76,6 +77,8 @@ struct sweep_point {
 	char *prefix;		/* row text before the path field (NULL when
 				   this command does not run the point) */
 	const struct sweep_paths *paths;
+	double ios;		/* I/Os its replications simulate, about
+				   (run_estimate_ios) */
 };
 
 struct sweep {
@@ -97,6 +100,10 @@ struct sweep {
 					   normalised and shell-quoted */
 	char *head;			/* what a result file starts with */
 	size_t head_len;
+	struct input_file *in;		/* the inputs its first line hashes:
+					   "mpsim", then the files the points
+					   read (sim/inputs.h) */
+	size_t nr_in;
 	struct sweep_point *pt;		/* per point, after sweep_prepare() */
 	struct sweep_paths **plist;	/* distinct path lists */
 	unsigned nr_plist;
@@ -153,10 +160,21 @@ int sweep_run_point(const struct sweep *sw, uint64_t k, char **blk,
 		    size_t *len, uint32_t *notes, char *err);
 
 /* Read the first line of a sweep file (either format): the version of
- * mpsim that wrote it and its options (*cmdline allocated).  Returns 0,
- * or -EINVAL when it is not a sweep file's first line. */
+ * mpsim that wrote it and its options (*cmdline allocated), without the
+ * inputs' hashes.  Returns 0, or -EINVAL when it is not a sweep file's
+ * first line. */
 int sweep_head_parse(const char *buf, size_t n, char *version, size_t vsize,
 		     char **cmdline);
+
+/* The inputs' hashes of a sweep file's first line: the count, with *in
+ * allocated (free with sweep_inputs_free), or -EINVAL. */
+long sweep_head_inputs(const char *buf, size_t n, struct input_file **in);
+void sweep_inputs_free(struct input_file *in, size_t n);
+
+/* Why a file's inputs (fin[0..nf)) are not sw's: "scenario x.ini has
+ * changed since ..." into why (ERR_MAX); false when they are the same. */
+bool sweep_inputs_differ(const struct sweep *sw, const struct input_file *fin,
+			 size_t nf, char *why);
 
 /* A point's block as found in a file: bytes [off, off+len). */
 struct sweep_block {
@@ -197,8 +215,9 @@ struct sweep_out {
 };
 
 /* Open (create, lock, check, repair a torn tail of) sw->output, or set up
- * for stdout.  Returns 0, -EINVAL (err: not this sweep's file, or in use)
- * or -EIO (err: a system error); sweep_out_close() it in every case. */
+ * for stdout.  Returns 0, -EINVAL (err: not this sweep's file), -EBUSY
+ * (err: another sweep holds it) or -EIO (err: a system error);
+ * sweep_out_close() it in every case. */
 int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err);
 /* Record point k's block: one write() and an fsync() of the file. */
 int sweep_out_add(struct sweep_out *so, const struct sweep *sw, uint64_t k,

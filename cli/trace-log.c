@@ -5,6 +5,7 @@
  * Only integers and path names are written, so a record is exact and the
  * same options give the same bytes.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ struct trace_log {
 	char *path, *tmp;	/* final name, name written to */
 	bool text;
 	bool first_item;	/* the next list item is the first */
+	int error;		/* errno of the first write that failed */
 };
 
 struct trace_log *tlog_open(const char *file, bool text, char *err)
@@ -55,10 +57,18 @@ int tlog_close(struct trace_log *l, bool ok, char *err)
 {
 	int r = 0;
 
-	if (ferror(l->f) | fclose(l->f)) {
+	/* the reason of the first write that failed (ENOSPC on a full
+	 * disk), else of the last flush */
+	if (fflush(l->f) && !l->error)
+		l->error = errno;
+	if (ferror(l->f) && !l->error)
+		l->error = EIO;
+	if (fclose(l->f) && !l->error)
+		l->error = errno;
+	if (l->error) {
 		if (ok)
-			snprintf(err, ERR_MAX, "--trace: writing '%.180s' failed",
-				 l->tmp);
+			snprintf(err, ERR_MAX, "--trace: writing '%.160s' "
+				 "failed: %s", l->tmp, strerror(l->error));
 		ok = false;
 		r = -EIO;
 	}
@@ -174,4 +184,14 @@ void tlog_list_end(struct trace_log *l)
 void tlog_end(struct trace_log *l)
 {
 	fputs(l->text ? "\n" : "}\n", l->f);
+	/* a record's writes are its own: errno is still the failure's */
+	if (ferror(l->f) && !l->error)
+		l->error = errno ? errno : EIO;
+}
+
+uint64_t tlog_bytes(const struct trace_log *l)
+{
+	off_t n = ftello(l->f);
+
+	return n > 0 ? (uint64_t)n : 0;
 }

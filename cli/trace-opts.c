@@ -1,7 +1,7 @@
 /*
  * trace-opts.c: the options of `mpsim run` that ask for traces
  * (--trace, --trace-format, --trace-from, --trace-until, --trace-count,
- * --blktrace).  They change no result, only what is written beside it;
+ * --trace-max, --blktrace).  They change no result, only what is written beside it;
  * one given without a trace to act on is refused, not ignored.
  */
 #include <string.h>
@@ -12,7 +12,7 @@
 
 const char *const trace_option_names[] = {
 	"trace", "trace-format", "trace-from", "trace-until", "trace-count",
-	"blktrace", NULL,
+	"trace-max", "blktrace", NULL,
 };
 
 static int needs_value(const char *name, const char *val, char *err)
@@ -30,6 +30,7 @@ int trace_conf_parse(int argc, char **argv, struct trace_conf *c, char *err)
 
 	memset(c, 0, sizeof(*c));
 	c->until = UINT64_MAX;
+	c->max_bytes = TRACE_MAX_DEFAULT;
 	for (i = 1; i < argc; i += used) {
 		const char *key, *val;
 		uint64_t v;
@@ -82,12 +83,21 @@ int trace_conf_parse(int argc, char **argv, struct trace_conf *c, char *err)
 						   val);
 			c->count = v;
 			bounds = true;
+		} else if (!strcmp(name, "trace-max")) {
+			char why[ERR_MAX];
+
+			if (r)
+				return r;
+			if (parse_bytes(val, &v, why))
+				return input_error(err, "--trace-max: %s", why);
+			c->max_bytes = v;
+			bounds = true;
 		}
 	}
 	if (format && !c->file)
 		return input_error(err, "--trace-format: there is no --trace to format");
 	if (bounds && !c->file && !c->blktrace)
-		return input_error(err, "--trace-from, --trace-until and --trace-count bound --trace or --blktrace, and neither is given");
+		return input_error(err, "--trace-from, --trace-until, --trace-count and --trace-max bound --trace or --blktrace, and neither is given");
 	if (c->from >= c->until)
 		return input_error(err, "--trace-from: must be before --trace-until");
 	/* the files are renamed over their paths after the run: a target of

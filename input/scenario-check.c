@@ -155,7 +155,7 @@ int scenario_validate(const struct scenario *sc, char *err)
 				sc->ncpus);
 	if (!r)
 		r = check_events(sc, err);
-	if (!r && sc->table[0])
+	if (!r && sc->table)
 		r = check_table(sc, err);
 	if (!r)
 		r = check_delay_mode(sc, err);

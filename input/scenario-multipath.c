@@ -14,7 +14,7 @@
 /* A key the table line gives once there is one. */
 int table_owns(const struct scenario *sc, char *err)
 {
-	if (sc->table[0])
+	if (sc->table)
 		return input_error(err, "the table line gives it (change the "
 				   "table instead)");
 	return 0;
@@ -457,9 +457,6 @@ int set_table(struct target *t, const char *v, char *err)
 	struct mp_table tb;
 	int r;
 
-	if (strlen(v) >= sizeof(sc->table))
-		return input_error(err, "longer than %zu characters",
-				   sizeof(sc->table) - 1);
 	if (sc->selector_source[0])
 		return input_error(err, "a table names the kernel's built-in "
 				   "selectors; selector_source is for the "
@@ -476,7 +473,8 @@ int set_table(struct target *t, const char *v, char *err)
 			 tb.pgs[0].args);
 	}
 	mp_table_free(&tb);
-	strcpy(sc->table, v);
+	free(sc->table);
+	sc->table = xstrdup(v);
 	return 0;
 }
 

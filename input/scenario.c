@@ -102,6 +102,8 @@ void scenario_free(struct scenario *sc)
 	free(sc->paths);
 	free(sc->jobs);
 	free(sc->events);
+	free(sc->table);
+	sc->table = NULL;
 	sc->paths = NULL;
 	sc->jobs = NULL;
 	sc->events = NULL;
@@ -120,6 +122,7 @@ void scenario_copy(struct scenario *dst, const struct scenario *src)
 	dst->paths = np ? memcpy(xmalloc(np), src->paths, np) : NULL;
 	dst->jobs = nj ? memcpy(xmalloc(nj), src->jobs, nj) : NULL;
 	dst->events = ne ? memcpy(xmalloc(ne), src->events, ne) : NULL;
+	dst->table = src->table ? xstrdup(src->table) : NULL;
 }
 
 struct path_conf *add_path(struct scenario *sc)

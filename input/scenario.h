@@ -18,10 +18,12 @@
 #include "sim/sim.h"
 
 #define NAME_MAX_LEN	32
-#define ARGS_MAX_LEN	128
+/* Selector and per-path argument words: room for an io-affinity mask of
+ * every one of PS_MAX_CPUS CPUs as the kernel prints it, 8 hex digits a
+ * comma apart (287 characters for 1024 CPUs), and more. */
+#define ARGS_MAX_LEN	512
 #define SOURCE_MAX_LEN	1024
 #define SCENARIO_MAX_PATHS	256	/* [path] sections of a scenario */
-#define TABLE_MAX_LEN	1024	/* a `table =` line */
 
 enum mp_mode {
 	MODE_BIO,		/* bio-based dm-mpath: stamps as --clock says */
@@ -269,10 +271,11 @@ struct scenario {
 	sim_ns workqueue_latency;	/* kdelayd: work queued to work run */
 	unsigned ncpus;			/* simulated CPUs (nr_cpu_ids) */
 	unsigned numa_nodes;		/* NUMA nodes they are split over */
-	/* the target's table (input/table.h): a dmsetup line, "" for the
-	   short form above; then mode, queue_if_no_path and selector are
-	   the table's */
-	char table[TABLE_MAX_LEN];
+	/* the target's table (input/table.h): a dmsetup line of any
+	   length (allocated; scenario_copy and scenario_free own it), NULL
+	   for the short form above; then mode, queue_if_no_path and
+	   selector are the table's */
+	char *table;
 	char hw_handler[NAME_MAX_LEN];	/* short form's hardware_handler */
 	unsigned pg_init_retries;	/* short form's features; 0 none */
 	unsigned pg_init_delay_msecs;	/* PG_INIT_DELAY_DEFAULT: none */

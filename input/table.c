@@ -5,7 +5,6 @@
  * ti->error strings, and the short form of a scenario turned into the
  * table multipathd would load (path_grouping_policy, prio).
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +13,6 @@
 #include "selectors/ksource.h"
 #include "selectors/selector.h"
 #include "table.h"
-
-#define TABLE_MAX_WORDS	(TABLE_MAX_LEN / 2)
 
 /* The kernel's struct dm_arg_set over the line's words, and where the
  * next word is in the line (for messages). */
@@ -60,14 +57,56 @@ static int table_error(char *err, const struct arg_set *as, const char *what,
 			  as->word, what, word);
 }
 
+/*
+ * kstrtoull(s, 10, v)'s rules: an optional '+', then decimal digits and
+ * nothing else; -ERANGE past 2^64 - 1 (never saturated), -EINVAL for
+ * anything else.  (Its one trailing newline cannot occur: a newline ends
+ * a word.)
+ */
+static int k_strtou64(const char *s, uint64_t *v)
+{
+	uint64_t r = 0;
+	const char *d;
+
+	if (*s == '+')
+		s++;
+	for (d = s; *s >= '0' && *s <= '9'; s++) {
+		if (r > (UINT64_MAX - (uint64_t)(*s - '0')) / 10) {
+			while (*s >= '0' && *s <= '9')
+				s++;
+			return *s ? -EINVAL : -ERANGE;
+		}
+		r = r * 10 + (uint64_t)(*s - '0');
+	}
+	if (s == d || *s)
+		return -EINVAL;
+	*v = r;
+	return 0;
+}
+
+/* kstrtouint(s, 10, v): the same, -ERANGE past 2^32 - 1. */
+static int k_strtouint(const char *s, unsigned *v)
+{
+	uint64_t r;
+	int e = k_strtou64(s, &r);
+
+	if (e)
+		return e;
+	if (r > UINT32_MAX)
+		return -ERANGE;
+	*v = (unsigned)r;
+	return 0;
+}
+
 /* dm_read_arg / dm_read_arg_group (validate_next_arg): a number in
- * [min, max]; grouped, also no more than the words left. */
+ * [min, max] as kstrtouint reads it; grouped, also no more than the
+ * words left. */
 static int read_arg(struct arg_set *as, unsigned min, unsigned max,
 		    const char *error, bool grouped, unsigned *v, char *err)
 {
 	const char *w = shift_arg(as);
 
-	if (!w || ps_parse_uint(w, v) || *v < min || *v > max ||
+	if (!w || k_strtouint(w, v) || *v < min || *v > max ||
 	    (grouped && as->argc < *v))
 		return table_error(err, as, error, w);
 	return 0;
@@ -141,15 +180,16 @@ static int parse_features(struct arg_set *as, struct mp_table *t, char *err)
 	return r;
 }
 
+/* The handlers scsi_dh_attach() can load (drivers/scsi/device_handler/). */
+static const char *const hw_handlers[] = { "alua", "emc", "hp_sw", "rdac" };
+
 /*
- * The handlers scsi_dh_attach() can load (drivers/scsi/device_handler/).
  * Bio mode skips the handler and its words (the kernel's DMERR "bio-based
  * multipath doesn't allow hardware handler args", a warning here).
  */
 static int parse_hw_handler(struct arg_set *as, struct mp_table *t,
 			    bool warn, char *err)
 {
-	static const char *const known[] = { "alua", "emc", "hp_sw", "rdac" };
 	unsigned argc;
 	const char *name;
 
@@ -167,7 +207,7 @@ static int parse_hw_handler(struct arg_set *as, struct mp_table *t,
 		return 0;
 	}
 	name = shift_arg(as);
-	if (!str_in_list(name, known, ARRAY_SIZE(known)))
+	if (!str_in_list(name, hw_handlers, ARRAY_SIZE(hw_handlers)))
 		return table_error(err, as, "error attaching hardware handler",
 				   name);
 	snprintf(t->hw_handler, sizeof(t->hw_handler), "%s", name);
@@ -307,40 +347,132 @@ static int parse_ctr(struct arg_set *as, struct mp_table *t,
 	return r;
 }
 
+/* The kernel's isspace() (lib/ctype.c's _S class): the C locale's six,
+ * and Latin-1's no-break space, 0xa0. */
+static bool k_isspace(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r') || (unsigned char)c == 0xa0;
+}
+
+/*
+ * dm_split_args()'s words, in place: runs of white space split them, and
+ * a backslash quotes the character after it (a space in a word: "\ ").
+ * Returns the count, with *argv allocated.
+ */
+static unsigned split_args(char *in, char ***argv)
+{
+	char *end = in, *out, *start;
+	unsigned n = 0, cap = 0;
+
+	*argv = NULL;
+	for (;;) {
+		for (start = end; k_isspace(*start); start++)
+			;
+		if (!*start)
+			break;
+		for (end = out = start; *end; ) {
+			if (*end == '\\' && end[1]) {
+				*out++ = end[1];
+				end += 2;
+				continue;
+			}
+			if (k_isspace(*end))
+				break;
+			*out++ = *end++;
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			*argv = xrealloc(*argv, cap * sizeof(**argv));
+		}
+		if (*end)
+			end++;
+		*out = '\0';
+		(*argv)[n++] = start;
+	}
+	return n;
+}
+
+/* The device-mapper target types of kernel 6.1 besides multipath: a
+ * table line of one of them is a device mpsim does not model. */
+static const char *const dm_target_types[] = {
+	"cache", "clone", "crypt", "delay", "dust", "ebs", "era", "error",
+	"flakey", "integrity", "linear", "log-writes", "mirror", "raid",
+	"snapshot", "snapshot-merge", "snapshot-origin", "striped", "switch",
+	"thin", "thin-pool", "unstriped", "verity", "writecache", "zero",
+	"zoned",
+};
+
+/*
+ * "START LEN TYPE" before the target's words: dmsetup's fields, checked
+ * as dm_table_add_target() checks them (a length of 0, a range past
+ * LLONG_MAX >> SECTOR_SHIFT, a first target that does not start at
+ * sector 0: "Gap in table").  A line holds one target, the
+ * multipath device.
+ */
+static int parse_target(struct arg_set *as, struct mp_table *t, char *err)
+{
+	const char *type = as->argv[2];
+	int e;
+
+	e = k_strtou64(as->argv[0], &t->start);
+	if (e)
+		return table_error(err, as, e == -ERANGE ? "invalid start "
+				   "sector: past 2^64-1" :
+				   "invalid start sector", as->argv[0]);
+	e = k_strtou64(as->argv[1], &t->len);
+	if (e)
+		return word_error(err, as->word + 1, e == -ERANGE ?
+				  "invalid length: past 2^64-1" :
+				  "invalid length", as->argv[1]);
+	if (!t->len)
+		return word_error(err, as->word + 1, "zero-length target",
+				  as->argv[1]);
+	if (t->start + t->len < t->start ||
+	    t->start + t->len > (uint64_t)(INT64_MAX >> 9))
+		return word_error(err, as->word + 1, "too large device",
+				  as->argv[1]);
+	if (strcmp(type, "multipath")) {
+		char why[ERR_MAX];
+
+		snprintf(why, sizeof(why), "a %.20s target: mpsim models the "
+			 "multipath target alone", type);
+		return word_error(err, as->word + 2, why, type);
+	}
+	if (t->start)
+		return table_error(err, as, "Gap in table (the first target "
+				   "starts at sector 0)", as->argv[0]);
+	consume_args(as, 3);
+	return 0;
+}
+
+/* Does the line start "START LEN TYPE"?  Its third word names a target
+ * type; any other word there is read as the multipath target's own (a
+ * bare "0 1 alua ..." names a hardware handler third). */
+static bool has_target(const struct arg_set *as)
+{
+	return as->argc >= 3 && (!strcmp(as->argv[2], "multipath") ||
+				 str_in_list(as->argv[2], dm_target_types,
+					     ARRAY_SIZE(dm_target_types)));
+}
+
 int mp_table_parse(struct mp_table *t, const char *line,
 		   const struct scenario *sc, char *err)
 {
-	char *buf = xstrdup(line), *save = NULL, *w;
-	char **words = xcalloc(TABLE_MAX_WORDS, sizeof(*words));
-	struct arg_set as = { 0, words, 1 };
-	unsigned n = 0;
+	char *buf = xstrdup(line), **words;
+	struct arg_set as = { 0, NULL, 1 };
 	int r = 0;
 
 	memset(t, 0, sizeof(*t));
 	t->len = 2097152;
 	t->pg_init_delay_msecs = PG_INIT_DELAY_DEFAULT;
-	for (w = strtok_r(buf, " \t\n", &save); w && n < TABLE_MAX_WORDS;
-	     w = strtok_r(NULL, " \t\n", &save))
-		words[n++] = w;
-	as.argc = n;
+	as.argc = split_args(buf, &words);
+	as.argv = words;
 	/* `dmsetup table` without a name prints "START LEN multipath ...";
 	 * with every device, "NAME: START LEN multipath ..." */
 	if (as.argc && as.argv[0][strlen(as.argv[0]) - 1] == ':')
 		consume_args(&as, 1);
-	if (as.argc >= 3 && !strcmp(as.argv[2], "multipath")) {
-		char *end;
-
-		t->start = strtoull(as.argv[0], &end, 10);
-		if (*end || !isdigit((unsigned char)as.argv[0][0]))
-			r = table_error(err, &as, "invalid start sector",
-					as.argv[0]);
-		t->len = strtoull(as.argv[1], &end, 10);
-		if (!r && (*end || !isdigit((unsigned char)as.argv[1][0]) ||
-			   !t->len))
-			r = word_error(err, as.word + 1, "invalid length",
-				       as.argv[1]);
-		consume_args(&as, 3);
-	}
+	if (has_target(&as))
+		r = parse_target(&as, t, err);
 	if (!r) {
 		t->pgs = xcalloc(as.argc / 2 + 1, sizeof(*t->pgs));
 		r = parse_ctr(&as, t, sc, err);
@@ -458,7 +590,7 @@ int mp_table_from_scenario(struct mp_table *t, const struct scenario *sc,
 {
 	const struct ps_type *type;
 
-	if (sc->table[0])
+	if (sc->table)
 		return mp_table_parse(t, sc->table, sc, err);
 	type = ps_type_of(sc->selector, sc->selector_source, err);
 	if (!type)
@@ -491,7 +623,7 @@ void mp_table_warn(const struct scenario *sc)
 
 	if (mp_table_from_scenario(&t, sc, err))
 		return;		/* refused when the run is built */
-	if (!sc->table[0] && sc->hw_handler[0] && t.bio)
+	if (!sc->table && sc->hw_handler[0] && t.bio)
 		mpsim_warn("%s: hardware_handler = %s changes nothing: "
 			   "bio-based multipath doesn't allow a hardware "
 			   "handler (the kernel ignores it)", sc->name,
@@ -524,7 +656,7 @@ void table_selectors(const struct scenario *sc, char *buf, size_t size)
 	unsigned i, k;
 
 	snprintf(buf, size, "%s", sc->selector);
-	if (!sc->table[0] || mp_table_parse(&t, sc->table, NULL, err))
+	if (!sc->table || mp_table_parse(&t, sc->table, NULL, err))
 		return;
 	for (i = 0; i < t.nr_pgs; i++) {
 		for (k = 0; k < i; k++)
@@ -542,7 +674,7 @@ bool table_has_selector(const struct scenario *sc, const char *name)
 {
 	char buf[256], *w, *save = NULL;
 
-	if (!sc->table[0]) {
+	if (!sc->table) {
 		const struct ps_type *t = ps_find(sc->selector);
 
 		return t && !strcmp(t->name, name);

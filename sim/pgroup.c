@@ -35,7 +35,7 @@ int pg_setup(struct mpath *m, char *err)
 	m->table = t;
 	/* the short form's one selector may be a kernel file (ksource.h);
 	 * a table names built-in ones */
-	if (!sc->table[0]) {
+	if (!sc->table) {
 		type = ps_type_of(sc->selector, sc->selector_source, err);
 		if (!type)
 			return -EINVAL;

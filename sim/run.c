@@ -244,7 +244,7 @@ int run_scenario_watched(const struct scenario *sc, uint64_t seed,
 	}
 	job_units_setup(&s, res);
 	if (w && w->interval) {
-		r = series_check(w->interval, runtime, err);
+		r = series_check(w->interval, runtime, s.nr_paths, err);
 		if (r) {
 			sim_free(&s);
 			run_result_free(res);

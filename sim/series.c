@@ -32,15 +32,29 @@ struct series_mark {
 	struct lat_hist *lat[DDIR_NR];
 };
 
-int series_check(sim_ns interval, sim_ns window, char *err)
+unsigned series_max_intervals(unsigned nr_paths)
 {
+	return SERIES_MAX_ROWS / (nr_paths + 1);
+}
+
+int series_check(sim_ns interval, sim_ns window, unsigned nr_paths,
+		 char *err)
+{
+	uint64_t n;
+
 	if (!interval)
 		return input_error(err, "--interval: must be longer than 0");
-	if (window && window / interval >= SERIES_MAX_INTERVALS)
+	n = window / interval + (window % interval != 0);
+	if (window && n > series_max_intervals(nr_paths))
 		return input_error(err, "--interval: %llu ns cuts the run into "
-				   "more than %u intervals; give a longer one",
+				   "%llu intervals of %u rows (%u paths and the "
+				   "total), %.3g rows in all, past the limit of "
+				   "%u rows (some %u MB); give a longer one",
 				   (unsigned long long)interval,
-				   SERIES_MAX_INTERVALS);
+				   (unsigned long long)n, nr_paths + 1, nr_paths,
+				   (double)n * (nr_paths + 1), SERIES_MAX_ROWS,
+				   (unsigned)(SERIES_MAX_ROWS *
+					      sizeof(struct series_row) / 1000000));
 	return 0;
 }
 
@@ -266,10 +280,13 @@ static void interval_close(struct sim *s, sim_ns t)
 	struct series_row *rows, *tot;
 	unsigned i, lo = LAT_BUCKETS, hi = 0;
 
-	if (sr->n >= SERIES_MAX_INTERVALS) {
-		mpsim_warn("--interval: the series stops after %u intervals, "
-			   "at %.6f s; give a longer interval",
-			   SERIES_MAX_INTERVALS,
+	if (sr->n >= series_max_intervals(sr->nr_paths)) {
+		mpsim_warn("--interval: the series stops after %u intervals "
+			   "of %u paths (%u rows, the limit), at %.6f s; give "
+			   "a longer interval",
+			   series_max_intervals(sr->nr_paths), sr->nr_paths,
+			   series_max_intervals(sr->nr_paths) *
+			   (sr->nr_paths + 1),
 			   (double)(sr->open_at - s->start) / 1e9);
 		sr->next = UINT64_MAX;
 		return;

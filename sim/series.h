@@ -71,16 +71,22 @@ struct series {
 					   run's end's */
 };
 
-/* Most intervals a run records: a series longer than this is refused
- * up front when the run's length is known (series_check), else stops
- * there with a warning. */
-#define SERIES_MAX_INTERVALS	1000000u
+/* Most rows a run records, intervals x (paths + 1): each is a struct
+ * series_row in memory (80 bytes, 800 MB in all) and a line of some 150
+ * bytes in --series.  A series longer than this is refused up front
+ * when the run's length is known (series_check), else stops there with
+ * a warning. */
+#define SERIES_MAX_ROWS		10000000u
 
 struct sim;
 
+/* The most intervals a series of nr_paths paths records. */
+unsigned series_max_intervals(unsigned nr_paths);
+
 /* -EINVAL with err set when interval would cut a run of known length
- * into more than SERIES_MAX_INTERVALS intervals. */
-int series_check(sim_ns interval, sim_ns window, char *err);
+ * and nr_paths paths into more than SERIES_MAX_ROWS rows. */
+int series_check(sim_ns interval, sim_ns window, unsigned nr_paths,
+		 char *err);
 
 /* The window opens: the first interval starts now (sim_stats_open). */
 void series_open(struct sim *s);

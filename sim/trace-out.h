@@ -33,6 +33,8 @@ void tlog_item_begin(struct trace_log *l, const char *name);
 void tlog_item_end(struct trace_log *l);
 void tlog_list_end(struct trace_log *l);
 void tlog_end(struct trace_log *l);
+/* Bytes written so far (buffered ones included). */
+uint64_t tlog_bytes(const struct trace_log *l);
 
 /* ---- blktrace ---- */
 
@@ -56,6 +58,8 @@ enum blkt_act {
 struct blkt *blkt_open(const char *dir, unsigned nr, const char *const *names,
 		       const uint32_t *devs, char *err);
 int blkt_close(struct blkt *b, bool ok, char *err);
+/* Bytes written so far to all the files (buffered ones included). */
+uint64_t blkt_bytes(const struct blkt *b);
 /*
  * One struct blk_io_trace record on device d at t ns since the run
  * began: action act of a bio in direction ddir (enum fio_ddir) at sector,

@@ -42,6 +42,8 @@ struct tracer {
 	struct blkt *blk;	/* NULL: no blktrace */
 	struct trace_io *io;	/* per I/O of s->io_mem */
 	uint64_t ios;		/* I/Os followed so far */
+	bool full;		/* --trace-max reached: no new I/O followed */
+	sim_ns full_at;		/* ... since then, after the run began */
 	uint64_t next_sector;
 	uint32_t dm_dev;
 	unsigned dm;		/* blktrace index of dm-0: after the paths */
@@ -246,6 +248,13 @@ int tracer_close(struct sim *s, bool ok, char *err)
 		mpsim_warn("%s followed no I/O: none was submitted in the "
 			   "window of --trace-from and --trace-until",
 			   t->log ? "--trace" : "--blktrace");
+	if (ok && t->full)
+		mpsim_warn("%s: stopped following new I/Os at %.3f s, its "
+			   "files past %llu bytes (--trace-max): %llu I/Os "
+			   "followed", t->log ? "--trace" : "--blktrace",
+			   (double)t->full_at / 1e9,
+			   (unsigned long long)t->c.max_bytes,
+			   (unsigned long long)t->ios);
 	if (t->log)
 		r = tlog_close(t->log, ok, err);
 	if (t->blk) {
@@ -261,6 +270,19 @@ int tracer_close(struct sim *s, bool ok, char *err)
 
 /* ---- the hooks ---- */
 
+/* Have the files reached --trace-max?  (I/Os already followed are
+ * followed to their end: the files may pass it by their records.) */
+static bool trace_full(struct tracer *t)
+{
+	if (!t->full && t->c.max_bytes &&
+	    ((t->log && tlog_bytes(t->log) >= t->c.max_bytes) ||
+	     (t->blk && blkt_bytes(t->blk) >= t->c.max_bytes))) {
+		t->full = true;
+		t->full_at = rel(t);
+	}
+	return t->full;
+}
+
 /* dm took io from the workload: follow it or not. */
 static void io_submit(struct tracer *t, const struct sim_io *io)
 {
@@ -268,7 +290,8 @@ static void io_submit(struct tracer *t, const struct sim_io *io)
 
 	ti->live = true;
 	ti->id = 0;
-	if (!in_window(t) || (t->c.count && t->ios >= t->c.count))
+	if (!in_window(t) || (t->c.count && t->ios >= t->c.count) ||
+	    trace_full(t))
 		return;
 	ti->id = ++t->ios;
 	ti->sector = t->next_sector;

@@ -48,7 +48,13 @@ struct trace_conf {
 				   the ramp ends: mpsim's measured window */
 	uint64_t count;		/* at most this many I/Os; 0: no bound */
 	const char *blktrace;	/* --blktrace: directory; NULL: none */
+	uint64_t max_bytes;	/* --trace-max: no new I/O is followed once
+				   --trace or --blktrace's files hold this
+				   many bytes; 0: no bound */
 };
+
+/* --trace-max's default: 1 GiB, a few seconds of the default run. */
+#define TRACE_MAX_DEFAULT	((uint64_t)1 << 30)
 
 enum trace_path_kind { TRACE_FAIL, TRACE_REINSTATE };
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inputs.h"
 #include "sim.h"
 
 int input_error(char *err, const char *fmt, ...)
@@ -277,6 +278,7 @@ int read_text_file(const char *path, size_t max, const char *what,
 		return r;
 	}
 	buf[n] = '\0';
+	inputs_note(what, path, buf, n);
 	*text = buf;
 	*len = n;
 	return 0;

@@ -127,6 +127,36 @@ cp other.csv other.before
     --runtime=20ms --output=local.csv && cmp -s a.csv local.csv && ok ||
     no "merge of the listed runs differs from the local sweep"
 
+# A sweep file is of its inputs: an edited scenario, or a digit edited
+# inside a complete point, is refused on resume (status 2, one line
+# naming it), not mixed into the results; the file stays as it was.
+printf '[multipath]\nselector = st\n[path a]\nservice = exp:100us\n[path b]\nservice = exp:200us\n' >in.ini
+"$mpsim" sweep --scenario=in.ini --iodepth=1,2,4 --runtime=20ms --point=0,1 --output=in.csv
+cp in.csv in.before
+sed -i 's/exp:200us/exp:300us/' in.ini
+st=0; "$mpsim" sweep --scenario=in.ini --iodepth=1,2,4 --runtime=20ms --output=in.csv 2>err.txt || st=$?
+[ "$st" = 2 ] && [ "$(wc -l <err.txt)" = 1 ] && grep -q 'scenario in.ini has changed' err.txt &&
+    cmp -s in.csv in.before && ok || no "resume after a scenario edit: status $st, $(cat err.txt)"
+st=0; "$mpsim" merge --output=in2.csv in.csv 2>err.txt || st=$?
+[ "$st" = 2 ] && grep -q 'scenario in.ini has changed' err.txt && [ ! -e in2.csv ] && ok ||
+    no "merge after a scenario edit: status $st, $(cat err.txt)"
+sed -i 's/exp:300us/exp:200us/' in.ini
+sed -i '3s/^\(.*,a,[0-9.]*,0\.\)[0-8]/\19/' in.csv
+cmp -s in.csv in.before && no "the test's edit of point 0 did nothing"
+cp in.csv in.edited
+st=0; "$mpsim" sweep --scenario=in.ini --iodepth=1,2,4 --runtime=20ms --output=in.csv 2>err.txt || st=$?
+[ "$st" = 2 ] && grep -q 'point 0 does not match its checksum' err.txt && cmp -s in.csv in.edited &&
+    ok || no "resume with an edited point: status $st, $(cat err.txt)"
+# the same in JSON lines: the total row's checksum covers its point
+"$mpsim" sweep --format=json --scenario=in.ini --iodepth=1,2 --runtime=20ms --point=0 --output=in.json
+sed -i '2s/"share_mean": 0\.[0-8]/"share_mean": 0.9/' in.json
+st=0; "$mpsim" sweep --format=json --scenario=in.ini --iodepth=1,2 --runtime=20ms --output=in.json 2>err.txt || st=$?
+[ "$st" = 2 ] && grep -q 'point 0 does not match its checksum' err.txt && ok ||
+    no "JSON resume with an edited point: status $st, $(cat err.txt)"
+cp in.before in.csv
+"$mpsim" sweep --scenario=in.ini --iodepth=1,2,4 --runtime=20ms --output=in.csv &&
+    [ "$(grep -c ',total,' in.csv)" = 3 ] && ok || no "the unedited file does not resume"
+
 # An output that is a symbolic link is written through, as open() would:
 # the link stays, the file it names gets the output (also a link to a
 # file yet to be made, relative to the link's directory).

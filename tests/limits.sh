@@ -72,7 +72,15 @@ done
 
 # control characters in a file name or a value are escaped one way,
 # \n, \t, \xHH, whichever message echoes them
-expect_prefix 2 'mpsim: ./no\nfile: No such file' --scenario="$(printf './no\nfile')"
+expect_prefix 2 'mpsim: ./no\tfile: No such file' --scenario="$(printf './no\tfile')"
+# a line break in a value would split the CSV's "# mpsim ..." line: every
+# command refuses it, as sweep does
+for c in run compare sweep; do
+	expect_prefix 2 'mpsim: --scenario: a value may not hold a line break' \
+	    $c --scenario="$(printf './no\nfile')" --format=csv
+done
+expect_prefix 2 'mpsim: --name: a value may not hold a line break' \
+    --name="$(printf 'a\rb')" --format=csv
 expect_prefix 2 "mpsim: --bs: unknown size unit in '4k\\x1b[31m'" \
     --bs="$(printf '4k\033[31m')"
 expect_prefix 2 'mpsim: --seed: '"'"'1\t2'"'" --seed="$(printf '1\t2')"
@@ -123,6 +131,83 @@ printf '{"mpsim": {"version": "0.1.0", "sweep": "--scenario=c --iodepth=1,2"}}\n
     >"$tmp/head2.json"
 expect_prefix 2 "mpsim: merge: $tmp/head1.json and $tmp/head2.json are from different scenarios (a\\nb, c)" \
     merge --output="$tmp/merged.json" "$tmp/head1.json" "$tmp/head2.json"
+
+# A series is bounded by its rows, intervals x (paths + 1): 10^5
+# intervals of 256 paths would hold 2.6e7 rows (2 GB), refused with the
+# limit named; the default 10 paths take as many intervals as before.
+{
+	printf '[multipath]\nselector = rr\n'
+	i=0
+	while [ $i -lt 256 ]; do
+		printf '[path p%d]\nservice = exp:100us\n' $i
+		i=$((i + 1))
+	done
+} >"$tmp/256.ini"
+expect_prefix 2 "mpsim: $tmp/256.ini: --interval: 10000 ns cuts the run into 100000 intervals of 257 rows (256 paths and the total), 2.57e+07 rows in all, past the limit of 10000000 rows" \
+    --scenario="$tmp/256.ini" --runtime=1s --interval=10us --series="$tmp/s.csv"
+[ ! -e "$tmp/s.csv" ] && pass=$((pass + 1)) ||
+    { echo "limits: a refused series left a file"; fail=$((fail + 1)); }
+expect_prefix 2 "mpsim: hst-bio-mpath: --interval: 1000 ns cuts the run into 1000000 intervals of 11 rows" \
+    --runtime=1s --interval=1us --series="$tmp/s.csv"
+
+# Another sweep writing the file is a run-time condition (status 1), not
+# bad input: the same command works once that sweep is over.
+(cd "$dir/golden" && exec "$mpsim" sweep --iodepth=1,2 --runtime=10000s -j 1 \
+    --output="$tmp/locked.csv" 2>/dev/null) &
+holder=$!
+n=0
+while [ ! -s "$tmp/locked.csv" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+expect_prefix 1 "mpsim: $tmp/locked.csv: another sweep is writing it" \
+    sweep --iodepth=1,2 --runtime=10000s -j 1 --output="$tmp/locked.csv"
+kill "$holder" 2>/dev/null || true
+wait "$holder" 2>/dev/null || true
+
+# Points that fail at run time (their clock would pass its limit) in
+# several workers: one line in all, status 1.
+expect_prefix 1 "mpsim: sweep point " sweep --iodepth=1 --runtime=0 \
+    --number_ios=200 --thinktime=100000000s,99999999s,99999998s -j 3
+
+# A run that would take long says so first, whether stderr is a terminal
+# or not: --runtime=100000000s is some 6e12 I/Os, days of wall time.
+"$mpsim" --runtime=100000000s --format=csv >/dev/null 2>"$tmp/long.err" &
+long=$!
+n=0
+while [ ! -s "$tmp/long.err" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+kill "$long" 2>/dev/null || true
+wait "$long" 2>/dev/null || true
+if [ "$(wc -l <"$tmp/long.err")" -eq 1 ] &&
+    grep -q '^mpsim: warning: this run simulates about 6e+12 I/Os, about [0-9]* days at 5 M I/Os a second' "$tmp/long.err"; then
+	pass=$((pass + 1))
+else
+	echo "limits: --runtime=100000000s did not say how long it takes:"
+	sed 's/^/  | /' "$tmp/long.err" | head -3
+	fail=$((fail + 1))
+fi
+# ... and a short one says nothing
+expect_quiet() {
+	if "$mpsim" "$@" >/dev/null 2>"$tmp/short.err" && [ ! -s "$tmp/short.err" ]; then
+		pass=$((pass + 1))
+	else
+		echo "limits: mpsim $*: stderr not empty:"
+		sed 's/^/  | /' "$tmp/short.err" | head -3
+		fail=$((fail + 1))
+	fi
+}
+expect_quiet --runtime=1s
+expect_quiet --iodepth=1048576 --runtime=1s
+
+# A trace that cannot be written says why (a file size limit here: a
+# full disk says "No space left on device" the same way), status 1.
+(
+	trap '' XFSZ
+	ulimit -f 64
+	expect_prefix 1 "mpsim: hst-bio-mpath: --trace: writing '$tmp/t.json.tmp' failed: File too large" \
+	    --runtime=100ms --trace="$tmp/t.json"
+	expect_prefix 1 "mpsim: hst-bio-mpath: --blktrace: writing '$tmp/bt/sdd.blktrace.0.tmp' failed: File too large" \
+	    --runtime=1s --blktrace="$tmp/bt"
+	echo "$pass $fail" >"$tmp/counts"
+)
+read -r pass fail <"$tmp/counts"
 
 # Writes that fail: with stdout on /dev/full every command must exit 1
 # with one line on stderr ('mpsim: ...'); list, --help and --version

@@ -381,7 +381,8 @@ Test(sweep_points, swept_options_get_columns_in_order)
 		  "%s", sw.head);
 	cr_assert(strstr(sw.head, "# mpsim " MPSIM_VERSION " sweep: "
 			 "--ramp_time=1ms,2ms --depth=1,2 --runtime=20ms "
-			 "--selector_args='0 0,1 0'\n"), "%s", sw.head);
+			 "--selector_args='0 0,1 0' # inputs: mpsim="), "%s",
+		  sw.head);
 	cr_assert(strstr(sw.pt[3].prefix, ",2,1,4096,randwrite,1ms,1 0,"),
 		  "%s", sw.pt[3].prefix);
 	sweep_free(&sw);
@@ -422,8 +423,10 @@ Test(sweep_ci, student_t_half_widths)
 /* The start of the file of `small`: the output contract. */
 static const char small_start[] =
 	"# mpsim " MPSIM_VERSION " sweep: --iodepth=1,4 --selector=st,hst "
-	"--runtime=20ms --ramp_time=2ms --reps=3\n"
-	"mpsim_version,scenario,point,seed,reps,selector,selector_source,clock,"
+	"--runtime=20ms --ramp_time=2ms --reps=3 # inputs: mpsim=";
+/* then the build's hash, and: */
+static const char small_rest[] =
+	"\nmpsim_version,scenario,point,seed,reps,selector,selector_source,clock,"
 	"mode,hz,iodepth,"
 	"numjobs,bs,rw,path,best,share_mean,share_ci95,bytes_share_mean,"
 	"bytes_share_ci95,busy_mean,busy_ci95,lat_mean_us_mean,lat_mean_us_ci95,"
@@ -437,7 +440,7 @@ static const char small_start[] =
 	"sync_iops_mean,sync_iops_ci95,sync_lat_mean_us_mean,"
 	"sync_lat_mean_us_ci95,sync_lat_p99_us_mean,sync_lat_p99_us_ci95,"
 	"ios_mean,ios_ci95,bw_bytes_mean,bw_bytes_ci95,errors_mean,errors_ci95,"
-	"failed_mean,failed_ci95,no_path_mean,no_path_ci95\n"
+	"failed_mean,failed_ci95,no_path_mean,no_path_ci95,checksum\n"
 	MPSIM_VERSION ",hst-bio-mpath,0,1,3,service-time,,ktime,bio,250,1,1,4096,"
 	"randwrite,sdd,0.167387,";
 
@@ -445,6 +448,7 @@ Test(sweep_run, file_does_not_depend_on_jobs)
 {
 	char *dir = tmp_dir(), *a = join(dir, "j1.csv"), *b = join(dir, "j2.csv");
 	char *c = join(dir, "j3.csv"), oa[512], ob[512], oc[512], *buf;
+	char hex[17];
 	unsigned nl = 0;
 	const char *p;
 
@@ -462,7 +466,12 @@ Test(sweep_run, file_does_not_depend_on_jobs)
 		nl += *p == '\n';
 	cr_assert_eq(nl, 2 + 4 * 11);
 	cr_assert_eq(points_in(buf), 4);
+	snprintf(hex, sizeof(hex), "%016llx",
+		 (unsigned long long)inputs_build_hash());
 	cr_assert(!strncmp(buf, small_start, strlen(small_start)), "%.600s", buf);
+	cr_assert(!strncmp(buf + strlen(small_start), hex, 16), "%.600s", buf);
+	cr_assert(!strncmp(buf + strlen(small_start) + 16, small_rest,
+			   strlen(small_rest)), "%.600s", buf);
 	/* point 3 is iodepth 4 with hst: the last option varies fastest */
 	cr_assert(strstr(buf, ",3,1,3,historical-service-time,,ktime,bio,250,4,"));
 	free(buf);
@@ -504,18 +513,18 @@ Test(sweep_run, one_replication_leaves_the_intervals_empty)
 	pos = -1;
 	/* then the run's counts: ios, bw_bytes and errors with empty
 	 * intervals; failed and no_path are the total row's alone */
-	sscanf(row, ",%*[0-9.],,%*[0-9.],,%*[0-9.],,,,,%n", &pos);
+	sscanf(row, ",%*[0-9.],,%*[0-9.],,%*[0-9.],,,,,,%n", &pos);
 	cr_assert_gt(pos, 0, "%.200s", row);
-	cr_assert_eq(row[pos], '\n', "per-path rows leave iops, failed and "
-		     "no_path empty");
+	cr_assert_eq(row[pos], '\n', "per-path rows leave iops, failed, "
+		     "no_path and the checksum empty");
 	row = strstr(buf, ",total,,,,,,,,");
 	cr_assert_not_null(row, "total rows leave best, share and busy empty");
 	free(buf);
 	buf = slurp(j, NULL);
 	cr_assert(!strncmp(buf, "{\"mpsim\": {\"version\": \"" MPSIM_VERSION
 			   "\", \"sweep\": \"--format=json --selector=st "
-			   "--runtime=20ms --ramp_time=2ms\"}}\n"
-			   "{\"mpsim_version\": ", 120), "%.200s", buf);
+			   "--runtime=20ms --ramp_time=2ms\", \"inputs\": "
+			   "{\"mpsim\": \"", 120), "%.200s", buf);
 	cr_assert(strstr(buf, "\"share_ci95\": null"));
 	cr_assert(strstr(buf, "\"path\": \"total\", \"best\": null"));
 	cr_assert(strstr(buf, "\"iops_ci95\": null, \"read_iops_mean\": "));
@@ -524,7 +533,8 @@ Test(sweep_run, one_replication_leaves_the_intervals_empty)
 			 "\"sync_lat_p99_us_ci95\": null, \"ios_mean\": "));
 	/* a path's row: failed and no_path are the total's alone */
 	cr_assert(strstr(buf, "\"failed_mean\": null, \"failed_ci95\": null, "
-			 "\"no_path_mean\": null, \"no_path_ci95\": null}\n"));
+			 "\"no_path_mean\": null, \"no_path_ci95\": null, "
+			 "\"checksum\": null}\n"));
 	free(buf);
 	free(a);
 	free(j);
@@ -582,6 +592,18 @@ static size_t block_at(const char *buf, unsigned k)
 	return (size_t)(p - buf) + 1;
 }
 
+/* A CSV block's checksum (the total row's last field) made to match its
+ * rows again, as if mpsim had written them. */
+static void reseal(char *blk, size_t len)
+{
+	char *sum = blk + len - 17, hex[17];
+
+	cr_assert_eq(sum[-1], ',');
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)
+		 fnv1a64(blk, (size_t)(sum - blk), FNV1A64_INIT));
+	memcpy(sum, hex, 16);
+}
+
 static int resweep(const char *out)
 {
 	char o[512];
@@ -635,7 +657,8 @@ Test(sweep_resume, only_missing_points_run_and_order_is_restored)
 		b[i] = block_at(buf, (unsigned)i);
 	b[4] = n;
 	/* head, then points 3, 1, 0 in that order (2 missing); point 1's
-	 * first "best" altered, so a rerun of it would show */
+	 * first "best" altered and its checksum made to match, so a rerun
+	 * of it would show */
 	mix = malloc(n);
 	memcpy(mix, buf, b[0]);
 	len = b[0];
@@ -644,6 +667,7 @@ Test(sweep_resume, only_missing_points_run_and_order_is_restored)
 	memcpy(mix + len, buf + b[1], b[2] - b[1]);
 	digit = len + (size_t)(strstr(buf + b[1], ",sdd,0.") - (buf + b[1])) + 7;
 	mix[digit] = mix[digit] == '9' ? '8' : '9';
+	reseal(mix + len, b[2] - b[1]);
 	len += b[2] - b[1];
 	memcpy(mix + len, buf + b[0], b[1] - b[0]);
 	len += b[1] - b[0];
@@ -659,6 +683,89 @@ Test(sweep_resume, only_missing_points_run_and_order_is_restored)
 	free(got);
 	free(mix);
 	free(buf);
+	free(out);
+	rm_rf(dir);
+	free(dir);
+}
+
+Test(sweep_resume, a_changed_point_is_refused, .init = cr_redirect_stderr)
+{
+	char *dir = tmp_dir(), *out = join(dir, "out.csv"), *buf, *got;
+	size_t n, at[2], i, digit;
+
+	buf = reference(dir, &n);
+	/* one digit of point 1 (in the middle) or of point 3 (the last) */
+	at[0] = block_at(buf, 1);
+	at[1] = block_at(buf, 3);
+	for (i = 0; i < 2; i++) {
+		digit = at[i] + (size_t)(strstr(buf + at[i], ",sdd,0.") -
+					 (buf + at[i])) + 7;
+		buf[digit] = buf[digit] == '9' ? '8' : '9';
+		spit(out, buf, n);
+		cr_assert_eq(resweep(out), EXIT_BAD_INPUT, "point %s",
+			     i ? "3" : "1");
+		got = slurp(out, NULL);
+		cr_assert(!memcmp(got, buf, n), "a refused file was changed");
+		free(got);
+		buf[digit] = buf[digit] == '9' ? '8' : '9';
+	}
+	free(buf);
+	free(out);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* A scenario of two paths, sdb's mean service time `mean`. */
+static void scenario_file(const char *path, const char *mean)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text), "[multipath]\nselector = service-time\n"
+		 "[path sda]\nservice = exp:100us\n"
+		 "[path sdb]\nservice = exp:%s\n", mean);
+	spit(path, text, strlen(text));
+}
+
+Test(sweep_resume, a_changed_input_is_refused_and_named,
+     .init = cr_redirect_stderr)
+{
+	char *dir = tmp_dir(), *out = join(dir, "out.csv"), *scn = join(dir, "s.ini");
+	char o[512], so[512], err[ERR_MAX], *buf, *got;
+	struct sweep_block *b;
+	struct sweep sw;
+	size_t n, valid;
+	char *argv[] = { (char *)"sweep", so, (char *)"--iodepth=1,2",
+			 (char *)"--runtime=20ms", NULL };
+
+	snprintf(o, sizeof(o), "--output=%s", out);
+	snprintf(so, sizeof(so), "--scenario=%s", scn);
+	scenario_file(scn, "200us");
+	cr_assert_eq(call(cmd_sweep, NULL, "sweep", so, "--iodepth=1,2",
+			  "--runtime=20ms", "--point=0", o, NULL), 0);
+	buf = slurp(out, &n);
+	cr_assert(strstr(buf, " scenario:"), "%.300s", buf);
+	/* the scenario edited: the file's first point is of the old one */
+	scenario_file(scn, "300us");
+	cr_assert_eq(call(cmd_sweep, NULL, "sweep", so, "--iodepth=1,2",
+			  "--runtime=20ms", o, NULL), EXIT_BAD_INPUT);
+	got = slurp(out, NULL);
+	cr_assert(!strcmp(got, buf), "a refused file was changed");
+	free(got);
+	cr_assert_eq(sweep_parse(&sw, 4, argv, err), 0, "%s", err);
+	cr_assert_eq(sweep_prepare(&sw, err), 0, "%s", err);
+	cr_assert_eq(sweep_scan(&sw, out, buf, n, &b, &valid, err), -EINVAL);
+	cr_assert(strstr(err, "scenario ") && strstr(err, "s.ini has changed"),
+		  "%s", err);
+	sweep_free(&sw);
+	/* and back as it was: the sweep goes on */
+	scenario_file(scn, "200us");
+	cr_assert_eq(call(cmd_sweep, NULL, "sweep", so, "--iodepth=1,2",
+			  "--runtime=20ms", o, NULL), 0);
+	free(buf);
+	buf = slurp(out, NULL);
+	cr_assert_eq(points_in(buf), 2);
+	free(buf);
+	free(scn);
 	free(out);
 	rm_rf(dir);
 	free(dir);
@@ -859,7 +966,8 @@ Test(sweep_merge, other_versions_and_scenarios_are_refused,
 	char *dir = tmp_dir(), *merged = join(dir, "merged.csv");
 	char *pat = join(dir, "m.points/*.csv"), *p0 = join(dir, "m.points/point-0.csv");
 	char *old = join(dir, "old.csv"), *other = join(dir, "other.csv");
-	char *buf, *v, oo[512];
+	char *buf, *v, *scn, oo[512], so[512], pt[32];
+	unsigned i;
 	size_t n;
 
 	cr_assert_eq(run_listed(dir, small), 4);
@@ -878,6 +986,23 @@ Test(sweep_merge, other_versions_and_scenarios_are_refused,
 			  oo, "--point=0", NULL), 0);
 	cr_assert_eq(merge_glob(pat, merged, other), EXIT_BAD_INPUT);
 	cr_assert_null(slurp(merged, NULL));
+	/* the same options on an edited scenario file */
+	scn = join(dir, "s.ini");
+	scenario_file(scn, "200us");
+	snprintf(so, sizeof(so), "--scenario=%s", scn);
+	for (i = 0; i < 2; i++) {
+		snprintf(oo, sizeof(oo), "--output=%s/s%u.csv", dir, i);
+		snprintf(pt, sizeof(pt), "--point=%u", i);
+		cr_assert_eq(call(cmd_sweep, NULL, "sweep", so,
+				  "--iodepth=1,2", "--runtime=20ms", oo, pt,
+				  NULL), 0);
+		if (!i)
+			scenario_file(scn, "300us");
+	}
+	snprintf(oo, sizeof(oo), "%s/s*.csv", dir);
+	cr_assert_eq(merge_glob(oo, merged, NULL), EXIT_BAD_INPUT);
+	cr_assert_null(slurp(merged, NULL));
+	free(scn);
 	/* not a sweep file at all */
 	spit(other, "hello\n", 6);
 	cr_assert_eq(merge_glob(pat, merged, other), EXIT_BAD_INPUT);

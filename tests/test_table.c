@@ -396,3 +396,120 @@ Test(table, a_table_and_its_short_form_run_alike)
 	scenario_free(&a);
 	scenario_free(&b);
 }
+
+/*
+ * Where the reader follows the kernel in small ways: kstrtouint takes a
+ * leading '+' and refuses a number past its type (-ERANGE, never
+ * saturated); dm_split_args splits at isspace(), \v \f \r included, and
+ * takes "\ " as a quoted space; dm_table_add_target refuses a first
+ * target that does not start at sector 0 ("Gap in table"), a length of
+ * 0 and a range past LLONG_MAX >> 9; a target type other than multipath
+ * is said to be one.
+ */
+Test(table, the_kernels_words_and_numbers)
+{
+	struct mp_table t;
+	char err[ERR_MAX] = "";
+
+	cr_assert_eq(mp_table_parse(&t, "+0 +10 multipath +0 +0 +1 +1 "
+				    "round-robin +0 +2 +0 8:0 8:16", NULL,
+				    err), 0, "%s", err);
+	cr_assert_eq(t.len, 10);
+	cr_assert_eq(t.nr_pgs, 1);
+	cr_assert_eq(t.pgs[0].nr_paths, 2);
+	mp_table_free(&t);
+	cr_assert_eq(mp_table_parse(&t, "0\v10\fmultipath\r0 0 1 1\t"
+				    "round-robin 0 2 0 8:0 8:16", NULL, err),
+		     0, "%s", err);
+	cr_assert_eq(t.len, 10);
+	cr_assert_eq(t.pgs[0].nr_paths, 2);
+	mp_table_free(&t);
+	/* a backslash quotes the next character: "8\:0" is the word 8:0 */
+	cr_assert_eq(mp_table_parse(&t, "0 0 1 1 round-robin 0 1 0 8\\:0",
+				    NULL, err), 0, "%s", err);
+	mp_table_free(&t);
+	table_bad("8 10 multipath 0 0 1 1 round-robin 0 2 0 8:0 8:16", SDA_SDB,
+		  "Gap in table");
+	table_bad("0 0 multipath 0 0 1 1 round-robin 0 2 0 8:0 8:16", SDA_SDB,
+		  "zero-length target (word 2 '0')");
+	table_bad("0 18446744073709551616 multipath 0 0 1 1 round-robin 0 2 0 "
+		  "8:0 8:16", SDA_SDB, "invalid length: past 2^64-1");
+	table_bad("18446744073709551616 10 multipath 0 0 1 1 round-robin 0 2 0 "
+		  "8:0 8:16", SDA_SDB, "invalid start sector: past 2^64-1");
+	table_bad("0 18446744073709551615 multipath 0 0 1 1 round-robin 0 2 0 "
+		  "8:0 8:16", SDA_SDB, "too large device");
+	/* 2^64 + 1 features is not 2^64 - 1 of them, nor 1 */
+	table_bad("18446744073709551617 queue_if_no_path 0 1 1 round-robin 0 2 "
+		  "0 8:0 8:16", SDA_SDB,
+		  "invalid number of feature args (word 1 '18446744073709551617')");
+	table_bad("0 4294967297 1 1 round-robin 0 2 0 8:0 8:16", SDA_SDB,
+		  "invalid number of hardware handler args");
+	table_bad("-0 0 1 1 round-robin 0 2 0 8:0 8:16", SDA_SDB,
+		  "invalid number of feature args");
+	table_bad("0 5 linear /dev/sda 0", SDA_SDB,
+		  "a linear target: mpsim models the multipath target alone "
+		  "(word 3 'linear')");
+	table_bad("0 5 zero", SDA_SDB, "a zero target: mpsim models the "
+		  "multipath target alone");
+	/* a third word that is no target type is the line's own: a bare
+	 * line names a hardware handler there */
+	table_bad("0 5 frob 0 0 1 1 round-robin 0 2 0 8:0 8:16", SDA_SDB,
+		  "error attaching hardware handler (word 3 'frob')");
+}
+
+/* The table mpsim prints for a device of 100 paths reads back as the
+ * same device: no line length limit stands in the way. */
+Test(table, a_long_printed_table_reads_back)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *text = malloc(cap), *again = malloc(cap), err[ERR_MAX] = "";
+	char *out = NULL, *out2 = NULL, *line;
+	struct scenario sc;
+	unsigned i;
+
+	mpsim_quiet = 1;
+	n += (size_t)snprintf(text + n, cap - n, "[multipath]\nmode = request\n"
+			      "selector = service-time\n");
+	for (i = 0; i < 100; i++)
+		n += (size_t)snprintf(text + n, cap - n, "[path p%u]\ndev = "
+				      "%u:%u\nservice = exp:1ms\n", i, 8 + i,
+				      16 * i);
+	n += (size_t)snprintf(text + n, cap - n, "[j]\nnumber_ios = 10\n");
+	cr_assert_lt(n, cap - 1);
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_dmsetup_created(&sc, &out, err), 0, "%s", err);
+	scenario_free(&sc);
+	line = strchr(out, '\n') + 1;		/* the table, after the status */
+	cr_assert_gt(strlen(line), 1100, "%zu", strlen(line));
+	snprintf(again, cap, "[multipath]\ntable = %.*s\n%s",
+		 (int)strcspn(line, "\n"), line, strstr(text, "[path p0]"));
+	cr_assert_eq(scenario_parse(&sc, again, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_dmsetup_created(&sc, &out2, err), 0, "%s", err);
+	cr_assert_str_eq(out2, out);
+	scenario_free(&sc);
+	free(out);
+	free(out2);
+	free(text);
+	free(again);
+}
+
+/* An io-affinity mask for CPU 508, the kernel's 8-digit chunks a comma
+ * apart: 143 characters of per-path arguments. */
+Test(table, an_io_affinity_mask_past_cpu_507)
+{
+	char table[512], err[ERR_MAX] = "", *out = NULL, mask[160] = "10000000";
+	struct scenario sc;
+	unsigned i;
+
+	for (i = 0; i < 15; i++)
+		strcat(mask, ",00000000");
+	snprintf(table, sizeof(table), "0 10 multipath 0 0 1 1 io-affinity 0 "
+		 "2 1 8:0 1 8:16 %s", mask);
+	scenario_with_table(&sc, table, "ncpus = 1024\n" SDA_SDB);
+	cr_assert_eq(run_dmsetup_created(&sc, &out, err), 0, "%s", err);
+	cr_assert(strstr(out, mask), "%s", out);
+	scenario_free(&sc);
+	free(out);
+}

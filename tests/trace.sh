@@ -96,6 +96,16 @@ if [ "$(field now "$m")" = 3600000000000 ] &&
 "$mpsim" run $short --trace=c.jsonl --trace-count=5 >/dev/null
 if [ "$(grep -c '"ev":"submit"' c.jsonl)" -eq 5 ] &&
    [ "$(grep -c '"ev":"done"' c.jsonl)" -eq 5 ]; then ok; else bad "--trace-count=5"; fi
+# --trace-max: no new I/O is followed once the file holds that much; the
+# I/Os followed are followed to their end, and the run says so, and says
+# beforehand how much the trace would have been
+"$mpsim" run --runtime=10s --trace=m.jsonl --trace-max=1m >/dev/null 2>err.txt
+sz=$(wc -c <m.jsonl)
+if [ "$sz" -ge 1048576 ] && [ "$sz" -lt 1148576 ] &&
+   [ "$(grep -c '"ev":"submit"' m.jsonl)" -eq "$(grep -c '"ev":"done"' m.jsonl)" ] &&
+   grep -q '^mpsim: warning: --trace would write about 1.[0-9]* GB; no new I/O is followed once it holds 1048576 bytes (--trace-max)$' err.txt &&
+   grep -q '^mpsim: warning: --trace: stopped following new I/Os at [0-9.]* s, its files past 1048576 bytes (--trace-max): [0-9]* I/Os followed$' err.txt &&
+   [ "$(wc -l <err.txt)" -eq 2 ]; then ok; else bad "--trace-max=1m: $sz bytes, $(cat err.txt)"; fi
 "$mpsim" run $short --trace=w.jsonl --trace-from=1ms --trace-until=2ms >/dev/null
 out=$(grep '"ev":"submit"' w.jsonl | sed 's/^{"t":\([0-9]*\),.*/\1/' |
       awk '$1 < 1000000 || $1 >= 2000000' | wc -l)
@@ -147,6 +157,8 @@ refuse 2 --trace=x.jsonl --trace-format=xml
 refuse 2 --trace-format=text
 refuse 2 --trace-count=3
 refuse 2 --trace=x.jsonl --trace-count=0
+refuse 2 --trace=x.jsonl --trace-max=lots
+refuse 2 --trace-max=1g
 refuse 2 --trace=x.jsonl --trace-from=2ms --trace-until=1ms
 refuse 2 --trace=x.jsonl --trace-from=5
 refuse 2 --trace=x.jsonl --selector_args=2000
