@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/safe-file.h"
 #include "sweep.h"
 
 struct input {
@@ -154,7 +155,7 @@ int cmd_merge(int argc, char **argv)
 		bad("usage: mpsim merge --output=FILE FILE...");
 		goto out;
 	}
-	if (check_output_file(output, err)) {
+	if (safe_check(output, err)) {
 		bad("%s", err);
 		goto out;
 	}
