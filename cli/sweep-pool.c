@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "selectors/kguard.h"
 #include "sweep.h"
 
 /*
@@ -140,6 +141,11 @@ static void worker_died(struct worker *w)
 	int st = 0;
 
 	waitpid(w->pid, &st, 0);
+	/* a plugin's crash: one line for the sweep, not one a worker */
+	if (kguard_worker_died(w->pid, st)) {
+		w->pid = 0;
+		return;
+	}
 	w->pid = 0;
 	if (WIFSIGNALED(st))
 		mpsim_error("sweep point %llu: worker killed by signal %d",
