@@ -150,6 +150,7 @@ test: deps
 	sh tests/trace.sh ./mpsim
 	sh tests/blktrace.sh ./mpsim
 	sh tests/cli.sh ./mpsim
+	sh tests/safety.sh ./mpsim
 	bash tests/install.sh
 	sh tests/check-citations.sh
 	sh tests/layers.sh
