@@ -530,10 +530,13 @@ io_error:
 			   strerror((int)n));
 }
 
-/* The compiler's command line: flags, then the mode's, then the files. */
+/* The compiler's command line: flags, then the mode's, then the files
+ * (the selector's alone when mode is -E). */
 static void cc_args(const struct build *b, const char **argv,
 		    const char *const *mode)
 {
+	bool pp = !strcmp(mode[0], "-E");
+
 	unsigned a = 0, i;
 
 	for (i = 0; i < ARRAY_SIZE(cc_flags); i++)
@@ -545,8 +548,10 @@ static void cc_args(const struct build *b, const char **argv,
 	argv[a++] = "-x";
 	argv[a++] = "c";
 	argv[a++] = b->file;
-	argv[a++] = b->glue;
-	argv[a++] = b->mask;
+	if (!pp) {
+		argv[a++] = b->glue;
+		argv[a++] = b->mask;
+	}
 	argv[a] = NULL;
 }
 
@@ -588,7 +593,10 @@ static int cc_failed(const struct build *b, const char *dir,
 /*
  * The cache key: the compiler, its flags, kcompat/ and the file as the
  * compiler sees it after preprocessing (cc -E), so that a change to any
- * header it includes, wherever it is, builds a new plugin.
+ * header it includes, wherever it is, builds a new plugin.  kcompat's
+ * own two .c files are in it as text: preprocessing them too (the C
+ * library's headers) tripled the time of a load for no file of the
+ * user's.
  */
 static int cache_key(const struct build *b, const char *cache,
 		     const char *source, uint64_t *key, char *err)
