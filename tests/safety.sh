@@ -63,6 +63,14 @@ echo "earlier line" >log2.txt
 "$mpsim" $short --format=csv --trace=/dev/fd/3 3>trace.out >/dev/null || :
 grep -q '"ev":"map"' trace.out && ok || no "--trace=/dev/fd/3 wrote no trace to fd 3"
 ls | grep -q '\.tmp' && no "a temporary file was left: $(ls)" || ok
+"$mpsim" sweep $short --iodepth=1,2 --output=part0.csv 2>/dev/null
+echo "earlier line" >log3.txt
+"$mpsim" merge --output=/dev/stdout part0.csv >>log3.txt || :
+[ "$(head -n 1 log3.txt)" = "earlier line" ] && grep -q '^# mpsim' log3.txt && ok ||
+    no "merge --output=/dev/stdout >> log3.txt did not append"
+"$mpsim" sweep $short --iodepth=1,2 --output=/dev/stdout >>log3.txt || :
+[ "$(head -n 1 log3.txt)" = "earlier line" ] && [ "$(grep -c '^# mpsim' log3.txt)" = 2 ] && ok ||
+    no "sweep --output=/dev/stdout >> log3.txt did not append"
 
 cp "$top/workloads/scenarios/hst-bio-mpath.ini" scn.ini
 cp scn.ini scn.orig
