@@ -15,7 +15,7 @@
  *    "the selector from FILE exited (status 0) in module_init";
  *  - still inside the same call with no new call for MPSIM_SELECTOR_TIMEOUT
  *    seconds (default 10; 0: never): killed, "made no progress".
- * A watch costs three stores per call into a plugin; built-in selectors
+ * A watch costs four stores per call into a plugin; built-in selectors
  * never touch it.  A sweep's workers share the page: the sweep says the
  * plugin's failure once (kguard_worker_died), not once per worker.
  */
