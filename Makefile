@@ -157,6 +157,7 @@ test: deps-test
 	sh tests/blktrace.sh ./mpsim
 	sh tests/cli.sh ./mpsim
 	sh tests/deps.sh
+	sh tests/safety.sh ./mpsim
 	bash tests/install.sh
 	sh tests/check-citations.sh
 	sh tests/layers.sh

@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/sweep.h"
+#include "selectors/kguard.h"
 
 static const struct command {
 	const char *name;
@@ -50,6 +51,7 @@ static int command(int argc, char **argv)
 	unsigned i;
 
 	mpsim_argv0 = argv[0];
+	kguard_allow();		/* a plugin runs in a watched child */
 	/* No arguments: the built-in comparison (docs/kernel-model.md §6.2). */
 	if (argc < 2)
 		return held_warnings(cmd_compare, 0, NULL);

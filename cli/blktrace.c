@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "input/scenario.h"
+#include "sim/safe-file.h"
 #include "sim/trace-out.h"
 
 #define BLK_IO_TRACE_MAGIC	0x65617400
@@ -61,7 +63,8 @@ _Static_assert(sizeof(struct blk_io_trace_remap) == 16, "remap layout");
 
 struct blkt_dev {
 	FILE *f;
-	char *path, *tmp;
+	struct safe_file out;	/* the file being written */
+	char *path;		/* its name, for messages */
 	uint32_t dev;
 	uint32_t sequence;
 	int error;		/* errno of the first write that failed */
@@ -74,6 +77,7 @@ struct blkt {
 
 static int blkt_finish(struct blkt *b, bool ok, char *err)
 {
+	char why[ERR_MAX];
 	unsigned i;
 	int r = 0;
 
@@ -86,12 +90,16 @@ static int blkt_finish(struct blkt *b, bool ok, char *err)
 			d->error = errno;
 		if (ferror(d->f) && !d->error)
 			d->error = EIO;
+		/* the descriptor again, for safe_commit()'s fsync */
+		d->out.fd = dup(fileno(d->f));
+		if (d->out.fd < 0 && !d->error)
+			d->error = errno;
 		if (fclose(d->f) && !d->error)
 			d->error = errno;
 		if (d->error) {
 			if (!r)
 				snprintf(err, ERR_MAX, "--blktrace: writing "
-					 "'%.160s' failed: %s", d->tmp,
+					 "'%.160s' failed: %s", d->path,
 					 strerror(d->error));
 			r = -EIO;
 		}
@@ -100,62 +108,63 @@ static int blkt_finish(struct blkt *b, bool ok, char *err)
 	for (i = 0; i < b->nr; i++) {
 		struct blkt_dev *d = &b->d[i];
 
-		if (ok && !r && rename(d->tmp, d->path)) {
-			snprintf(err, ERR_MAX, "--blktrace: cannot rename "
-				 "'%.180s': %s", d->tmp, strerror(errno));
+		if (!d->out.path && d->out.fd < 0)
+			continue;		/* never opened */
+		if (!ok || r) {
+			safe_abort(&d->out);
+		} else if (safe_commit(&d->out, why)) {
+			snprintf(err, ERR_MAX, "--blktrace: %.200s", why);
 			r = -EIO;
 		}
 	}
-	for (i = 0; i < b->nr; i++) {
-		if (!ok || r)
-			remove(b->d[i].tmp);
+	for (i = 0; i < b->nr; i++)
 		free(b->d[i].path);
-		free(b->d[i].tmp);
-	}
 	free(b->d);
 	free(b);
 	return r;
 }
 
-struct blkt *blkt_open(const char *dir, unsigned nr, const char *const *names,
-		       const uint32_t *devs, char *err)
+int blkt_open(const char *dir, unsigned nr, const char *const *names,
+	      const uint32_t *devs, struct blkt **out, char *err)
 {
 	struct blkt *b = xcalloc(1, sizeof(*b));
+	char why[ERR_MAX];
 	unsigned i;
+	int r;
 
+	*out = NULL;
 	b->nr = nr;
 	b->d = xcalloc(nr, sizeof(*b->d));
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr; i++)
+		b->d[i].out.fd = -1;
+	/* files are made in it by name: no other user may write it */
+	r = safe_check_dir(dir, why);
+	for (i = 0; !r && i < nr; i++) {
 		struct blkt_dev *d = &b->d[i];
 		size_t n = strlen(dir) + strlen(names[i]) + 32;
 
 		d->path = xmalloc(n);
-		d->tmp = xmalloc(n);
 		snprintf(d->path, n, "%s/%s.blktrace.0", dir, names[i]);
-		snprintf(d->tmp, n, "%s/%s.blktrace.0.tmp", dir, names[i]);
 		d->dev = devs[i];
-		/* renamed over d->path at the end: never over a device */
-		if (check_output_file(d->path, err)) {
-			char why[ERR_MAX];
-
-			snprintf(why, sizeof(why), "--blktrace: %.200s", err);
-			blkt_finish(b, false, err);
-			snprintf(err, ERR_MAX, "%s", why);
-			return NULL;
-		}
-		d->f = fopen(d->tmp, "wb");
+		/* never through a link, over a device or an input */
+		r = safe_create(&d->out, d->path, 0, why);
+		if (r)
+			break;
+		d->f = fdopen(d->out.fd, "wb");
 		if (!d->f) {
-			char why[ERR_MAX];
-
-			snprintf(why, sizeof(why), "--blktrace: cannot create "
-				 "'%.180s': %s", d->tmp, strerror(errno));
-			blkt_finish(b, false, err);
-			snprintf(err, ERR_MAX, "%s", why);
-			return NULL;
+			perror("mpsim: fdopen");
+			abort();
 		}
+		d->out.fd = -1;		/* d->f owns it now */
 		setvbuf(d->f, NULL, _IOFBF, 1 << 18);
 	}
-	return b;
+	if (r) {
+		blkt_finish(b, false, err);
+		snprintf(err, ERR_MAX, "--blktrace: %.200s", why);
+		return r;
+	}
+	*out = b;
+	return 0;
 }
 
 int blkt_close(struct blkt *b, bool ok, char *err)

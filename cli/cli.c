@@ -10,7 +10,9 @@
 #include "selectors/ksource.h"
 #include "selectors/selector.h"
 #include "cli.h"
+#include "sweep.h"
 #include "sim/run.h"
+#include "sim/safe-file.h"
 #include "sim/trace.h"
 
 #define DEFAULT_SCENARIO	"hst-bio-mpath"
@@ -205,6 +207,7 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 	char *jobs_text = NULL;
 	bool named;
 	int i, used, r;
+	char why[ERR_MAX];
 
 	memset(o, 0, sizeof(*o));
 	scenario_init(&o->sc);
@@ -295,11 +298,11 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		} else if (!strcmp(name, "output")) {
 			if (!val || !*val)
 				return input_error(err, "--output: needs a file name");
-			/* the finished file is renamed over the path: a
-			 * device or directory there is refused, as sweep's */
-			r = check_output_file(val, err);
+			/* the finished file is renamed over the path: what
+			 * safe-file.h refuses is bad input found now */
+			r = safe_check(val, why);
 			if (r)
-				return r;
+				return input_error(err, "--output: %.200s", why);
 			o->output = val;
 		} else {
 			r = scenario_set(&o->sc, name, val ? val : "1", err);
@@ -346,36 +349,33 @@ int cli_emit(char *buf, size_t len)
 }
 
 /*
- * Write len bytes of buf to path whole or not at all: into a .tmp beside
- * it, synced, then rename()d over it (over the file it names when path
- * is a symbolic link: output_target()).  what names the output in the
- * error.  Returns an exit code.
+ * Write len bytes of buf to path whole or not at all (safe_create(): a
+ * temporary beside it, synced, renamed over it; standard output when
+ * path names it).  what names the output in the error.  Returns an exit
+ * code: 2 for what safe-file.h refuses, 1 when the write fails.
  */
 static int write_whole(const char *what, const char *path, const char *buf,
 		       size_t len)
 {
-	char *target = output_target(path);
-	size_t n = strlen(target) + sizeof(".tmp");
-	char *tmp = xmalloc(n);
-	FILE *f;
-	int ok;
+	struct safe_file sf;
+	char err[ERR_MAX];
+	int r = safe_create(&sf, path, 0, err);
 
-	snprintf(tmp, n, "%s.tmp", target);
-	f = fopen(tmp, "w");
-	ok = f && fwrite(buf, 1, len, f) == len && !fflush(f) &&
-	     !fsync(fileno(f));
-	if (f && fclose(f))
-		ok = 0;
-	if (ok && rename(tmp, target))
-		ok = 0;
-	if (!ok) {
+	if (r) {
+		mpsim_error("%s: %s", what, err);
+		return r == -EINVAL ? EXIT_BAD_INPUT : EXIT_FAILED;
+	}
+	if (sweep_write_full(sf.fd, buf, len, -1)) {
 		mpsim_error("%s: cannot write %s: %s", what, path,
 			    strerror(errno));
-		remove(tmp);
+		safe_abort(&sf);
+		return EXIT_FAILED;
 	}
-	free(tmp);
-	free(target);
-	return ok ? EXIT_OK : EXIT_FAILED;
+	if (safe_commit(&sf, err)) {
+		mpsim_error("%s: cannot write %s: %s", what, path, err);
+		return EXIT_FAILED;
+	}
+	return EXIT_OK;
 }
 
 int cli_emit_to(const char *path, char *buf, size_t len)
@@ -447,9 +447,9 @@ static int extra_parse(int argc, char **argv, bool compare, enum out_format fmt,
 	if (x->series && !*x->series)
 		return input_error(err, "--series: needs a file name");
 	/* each is renamed over its path when complete, as --output is */
-	if (x->lat_hist && check_output_file(x->lat_hist, err))
+	if (x->lat_hist && safe_check(x->lat_hist, err))
 		return -EINVAL;
-	if (x->series && check_output_file(x->series, err))
+	if (x->series && safe_check(x->series, err))
 		return -EINVAL;
 	if (x->series && !interval)
 		return input_error(err, "--series: needs --interval=DURATION");

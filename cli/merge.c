@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/safe-file.h"
 #include "sweep.h"
 
 struct input {
@@ -154,7 +155,7 @@ int cmd_merge(int argc, char **argv)
 		bad("usage: mpsim merge --output=FILE FILE...");
 		goto out;
 	}
-	if (check_output_file(output, err)) {
+	if (safe_check(output, err)) {
 		bad("%s", err);
 		goto out;
 	}
@@ -227,7 +228,7 @@ int cmd_merge(int argc, char **argv)
 	/* the output itself: refused if it holds another sweep (as the
 	 * sweep refuses it); the points of this sweep it holds are kept */
 	out.name = output;
-	if (!access(output, F_OK) &&
+	if (out_descriptor(output) < 0 && !access(output, F_OK) &&
 	    read_text_file(output, SWEEP_FILE_MAX, "sweep result file",
 			   &out.buf, &out.n, err)) {
 		bad("%s", err);

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/safe-file.h"
 #include "sweep.h"
 
 static int sys_error(char *err, const char *path, const char *what)
@@ -124,7 +125,7 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 {
 	struct sweep_block *b;
 	size_t n, valid, i;
-	char *buf = NULL, *d, *tmp;
+	char *buf = NULL, *d;
 	long nb;
 	int r;
 
@@ -135,22 +136,27 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 	so->in_order = true;
 	if (!sw->output)
 		return 0;
-	so->path = output_target(sw->output);	/* a link is written through */
-	d = dir_of(so->path);
+	/* standard output (/dev/stdout): the file is written whole at the
+	 * end, as without --output; another descriptor cannot be resumed */
+	r = out_descriptor(sw->output);
+	if (r == 1)
+		return 0;
+	if (r >= 0)
+		return input_error(err, "%s: a descriptor holds no sweep to "
+				   "resume; give a file (or /dev/stdout)",
+				   sw->output);
+	d = dir_of(sw->output);
 	if (mkdir(d, 0777) && errno != EEXIST) {
 		r = sys_error(err, d, "cannot create the directory");
 		free(d);
 		return r;
 	}
 	free(d);
-	/* a directory, FIFO or device is no file to append points to (and
-	 * the sorted file would be renamed over it) */
-	r = check_output_file(so->path, err);
-	if (r)
-		return r;
-	so->fd = open(so->path, O_RDWR | O_CREAT, 0666);
+	/* a link only as protected_symlinks follows it, a directory or
+	 * device refused (the sorted file is renamed over it), no input */
+	so->fd = safe_open_in_place(sw->output, &so->path, err);
 	if (so->fd < 0)
-		return sys_error(err, so->path, "cannot open");
+		return so->fd;
 	/* another sweep's lock is a run-time condition, not bad input:
 	 * the same command succeeds once that sweep is over */
 	if (lock_file(so->fd)) {
@@ -160,12 +166,6 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 			 so->path);
 		return -EBUSY;
 	}
-	/* a final rewrite that a crash cut short leaves FILE.tmp behind;
-	 * FILE itself is intact, and the lock says no one else writes it */
-	tmp = xmalloc(strlen(so->path) + 5);
-	sprintf(tmp, "%s.tmp", so->path);
-	unlink(tmp);
-	free(tmp);
 	if (read_all(so->fd, &buf, &n))
 		return errno == EFBIG ?
 			input_error(err, "%s: larger than %zu MiB, the limit "
@@ -233,23 +233,17 @@ int sweep_out_add(struct sweep_out *so, const struct sweep *sw, uint64_t k,
 int sweep_write_sorted(const char *file, const struct sweep *sw,
 		       const char *const *blk, const uint32_t *len, char *err)
 {
-	char *path = output_target(file);	/* a link is written through */
-	size_t pl = strlen(path);
-	char *tmp = xmalloc(pl + 5);
+	struct safe_file sf;
 	uint64_t k;
 	FILE *f;
-	int fd, r = 0;
+	int r;
 
-	memcpy(tmp, path, pl);
-	memcpy(tmp + pl, ".tmp", 5);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (fd < 0) {
-		r = sys_error(err, tmp, "cannot create");
-		free(tmp);
-		free(path);
+	/* the sweep's own file, or merge's output, which may have been
+	 * one of its inputs: all of them are in memory */
+	r = safe_create(&sf, file, SAFE_MAY_BE_INPUT, err);
+	if (r)
 		return r;
-	}
-	f = fdopen(fd, "w");
+	f = fdopen(dup(sf.fd), "w");
 	if (!f) {
 		perror("mpsim: fdopen");
 		abort();
@@ -258,19 +252,12 @@ int sweep_write_sorted(const char *file, const struct sweep *sw,
 	for (k = 0; k < sw->nr_points; k++)
 		if (len[k])
 			fwrite(blk[k], 1, len[k], f);
-	if (fflush(f) || ferror(f) || fsync(fd))
-		r = sys_error(err, tmp, "cannot write");
-	if (fclose(f) && !r)
-		r = sys_error(err, tmp, "cannot write");
-	if (!r && rename(tmp, path))
-		r = sys_error(err, path, "cannot rename the finished file to");
-	if (r)
-		unlink(tmp);
-	else
-		fsync_dir(path);
-	free(tmp);
-	free(path);
-	return r;
+	if ((fflush(f) || ferror(f)) | fclose(f)) {
+		r = sys_error(err, file, "cannot write");
+		safe_abort(&sf);
+		return r;
+	}
+	return safe_commit(&sf, err);
 }
 
 int sweep_out_finish(struct sweep_out *so, const struct sweep *sw, char *err)

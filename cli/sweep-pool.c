@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "selectors/kguard.h"
 #include "sweep.h"
 
 /*
@@ -175,6 +176,11 @@ static void worker_died(struct worker *w, struct failures *f)
 	int st = 0;
 
 	waitpid(w->pid, &st, 0);
+	/* a plugin's crash: one line for the sweep, not one a worker */
+	if (kguard_worker_died(w->pid, st)) {
+		w->pid = 0;
+		return;
+	}
 	w->pid = 0;
 	if (WIFSIGNALED(st))
 		snprintf(why, sizeof(why), "worker killed by signal %d",

@@ -34,8 +34,9 @@
  *    At every moment the file is the head followed by complete blocks in
  *    finishing order, perhaps with one torn block at its end.  When every
  *    point is present and they are out of order (-j > 1), the sorted file
- *    is written beside it (FILE.tmp), synced and rename()d over it, so a
- *    reader sees either the unsorted or the sorted file, both valid.
+ *    is written beside it (safe_create(): FILE.tmp.XXXXXX), synced and
+ *    rename()d over it, so a reader sees either the unsorted or the
+ *    sorted file, both valid.
  *
  * 5. Resume.  Running the same command again reads the file back
  *    (sweep_scan): the head must be this sweep's, byte for byte (else the

@@ -9,52 +9,55 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report.h"
+#include "sim/safe-file.h"
 #include "sim/trace-out.h"
 
 struct trace_log {
 	FILE *f;
-	char *path, *tmp;	/* final name, name written to */
+	struct safe_file out;	/* the file being written */
+	char *path;		/* its name, as given */
 	bool text;
 	bool first_item;	/* the next list item is the first */
 	int error;		/* errno of the first write that failed */
 };
 
-struct trace_log *tlog_open(const char *file, bool text, char *err)
+int tlog_open(const char *file, bool text, struct trace_log **log,
+	      char *err)
 {
 	struct trace_log *l;
 	char why[ERR_MAX];
-	size_t n;
+	int r;
 
-	/* the log is renamed over FILE at the end: never over a device
-	 * (run as root, --trace=/dev/null replaced /dev/null) */
-	if (check_output_file(file, why)) {
-		snprintf(err, ERR_MAX, "--trace: %.200s", why);
-		return NULL;
-	}
+	*log = NULL;
 	l = xcalloc(1, sizeof(*l));
-	l->path = output_target(file);	/* a link is written through */
-	n = strlen(l->path) + sizeof(".tmp");
-	l->tmp = xmalloc(n);
-	snprintf(l->tmp, n, "%s.tmp", l->path);
-	l->text = text;
-	l->f = fopen(l->tmp, "w");
-	if (!l->f) {
-		snprintf(err, ERR_MAX, "--trace: cannot create '%.180s': %s",
-			 l->tmp, strerror(errno));
-		free(l->tmp);
-		free(l->path);
+	/* never through another user's link, never over a device (run as
+	 * root, --trace=/dev/null replaced /dev/null), never an input */
+	r = safe_create(&l->out, file, 0, why);
+	if (r) {
+		snprintf(err, ERR_MAX, "--trace: %.200s", why);
 		free(l);
-		return NULL;
+		return r;
 	}
+	l->f = fdopen(l->out.fd, "w");
+	if (!l->f) {
+		perror("mpsim: fdopen");
+		abort();
+	}
+	l->out.fd = -1;		/* l->f owns it now */
+	l->path = xstrdup(file);
+	l->text = text;
 	/* a 10 s run is some 600 000 I/Os: write in large blocks */
 	setvbuf(l->f, NULL, _IOFBF, 1 << 20);
-	return l;
+	*log = l;
+	return 0;
 }
 
 int tlog_close(struct trace_log *l, bool ok, char *err)
 {
+	char why[ERR_MAX];
 	int r = 0;
 
 	/* the reason of the first write that failed (ENOSPC on a full
@@ -63,24 +66,25 @@ int tlog_close(struct trace_log *l, bool ok, char *err)
 		l->error = errno;
 	if (ferror(l->f) && !l->error)
 		l->error = EIO;
+	/* the descriptor again, for safe_commit()'s fsync */
+	l->out.fd = dup(fileno(l->f));
+	if (l->out.fd < 0 && !l->error)
+		l->error = errno;
 	if (fclose(l->f) && !l->error)
 		l->error = errno;
 	if (l->error) {
 		if (ok)
 			snprintf(err, ERR_MAX, "--trace: writing '%.160s' "
-				 "failed: %s", l->tmp, strerror(l->error));
+				 "failed: %s", l->path, strerror(l->error));
 		ok = false;
 		r = -EIO;
 	}
-	if (ok && rename(l->tmp, l->path)) {
-		snprintf(err, ERR_MAX, "--trace: cannot rename '%.180s': %s",
-			 l->tmp, strerror(errno));
-		ok = false;
+	if (!ok) {
+		safe_abort(&l->out);
+	} else if (safe_commit(&l->out, why)) {
+		snprintf(err, ERR_MAX, "--trace: %.200s", why);
 		r = -EIO;
 	}
-	if (!ok)
-		remove(l->tmp);
-	free(l->tmp);
 	free(l->path);
 	free(l);
 	return r;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "sim/safe-file.h"
 #include "sim/trace.h"
 
 const char *const trace_option_names[] = {
@@ -105,16 +106,18 @@ int trace_conf_parse(int argc, char **argv, struct trace_conf *c, char *err)
 	if (c->file) {
 		char why[ERR_MAX];
 
-		if (check_output_file(c->file, why))
+		if (safe_check(c->file, why))
 			return input_error(err, "--trace: %.200s", why);
 	}
 	if (c->blktrace) {
 		struct stat st;
 
-		/* a missing directory is created; anything else must be one */
-		if (!stat(c->blktrace, &st) && !S_ISDIR(st.st_mode))
-			return input_error(err, "--blktrace: %s: not a directory",
-					   c->blktrace);
+		char why[ERR_MAX];
+
+		/* a missing directory is created; anything else must be one
+		 * no other user can put files in */
+		if (!stat(c->blktrace, &st) && safe_check_dir(c->blktrace, why))
+			return input_error(err, "--blktrace: %.200s", why);
 	}
 	return 0;
 }

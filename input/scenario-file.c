@@ -31,6 +31,7 @@ struct parser {
 	unsigned line;			/* the line being read */
 	bool fio;			/* a fio job file (--job): jobs only */
 	char where[ERR_MAX];		/* "FILE:LINE" of the line */
+	const char *file;		/* FILE of where */
 };
 
 static bool path_name_ok(const char *s)
@@ -182,6 +183,7 @@ static int on_option(struct parser *ps, const char *key, const char *value,
 		return input_error(err, SHOW ": not an option of [global]",
 				   key);
 	t.where = ps->where;
+	t.file = ps->file;
 
 	if (ps->in == IN_PATH)
 		t.path = &sc->paths[sc->nr_paths - 1];
@@ -241,6 +243,7 @@ static int on_line(void *ctx, const struct ini_line *l, char *err)
 	struct parser *ps = ctx;
 
 	ps->line = l->lineno;
+	ps->file = l->origin ? l->origin : ps->sc->name;
 	snprintf(ps->where, sizeof(ps->where), "%.200s:%u",
 		 l->origin ? l->origin : ps->sc->name, l->lineno);
 	if (l->section)

@@ -41,6 +41,7 @@ struct target {
 	struct path_conf *path;		/* [path NAME] options */
 	struct job_conf *job;		/* job and [global] options */
 	const char *where;		/* "FILE:LINE" or "--KEY", for warnings */
+	const char *file;		/* FILE of where; NULL: the command line */
 };
 
 /* The setters: one per option, shared by file and command line.  Each

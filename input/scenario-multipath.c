@@ -52,19 +52,36 @@ int set_selector(struct target *t, const char *v, char *err)
 	return set_string(v, sc->selector, sizeof(sc->selector), false, err);
 }
 
-/* A kernel selector's own file (selectors/ksource.h), compiled and loaded
- * now so that its name and its mistakes are known at once. */
+/*
+ * A kernel selector's own file (selectors/ksource.h), compiled and loaded
+ * now so that its name and its mistakes are known at once.  From a
+ * scenario file, the path is taken beside that file (as include's), and
+ * stderr says that the file has C compiled and run: a scenario from
+ * elsewhere is code, not only figures.
+ */
 int set_selector_source(struct target *t, const char *v, char *err)
 {
 	struct scenario *sc = t->sc;
 	const struct ps_type *ty;
 	char why[ERR_MAX];
+	const char *slash = t->file ? strrchr(t->file, '/') : NULL;
 
 	if (table_owns(sc, err))
 		return -EINVAL;
+	if (*v && v[0] != '/' && slash) {
+		if (snprintf(why, sizeof(why), "%.*s/%s", (int)(slash - t->file),
+			     t->file, v) >= (int)sizeof(why))
+			return input_error(err, "'" SHOW "' beside %s: path too "
+					   "long", v, t->file);
+		v = why;
+	}
 	if (set_string(v, sc->selector_source, sizeof(sc->selector_source),
 		       false, err))
 		return -EINVAL;
+	v = sc->selector_source;
+	if (t->file && *v && !mpsim_quiet)
+		mpsim_error("%s: selector_source: compiling and running the C "
+			    "of %s", t->where, v);
 	ty = ps_source_load(v, why);
 	if (!ty || strlen(ty->name) >= sizeof(sc->selector)) {
 		sc->selector_source[0] = '\0';

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "kcompat/kcompat-abi.h"
+#include "kguard.h"
 #include "ksource.h"
 
 /* kcompat/ and the mpsim files it includes, carried in the binary
@@ -36,6 +37,7 @@ struct kps_type {
 	struct kc_path_selector_type *kt;	/* what module_init registered */
 	struct kcompat_env *env;		/* the plugin's environment */
 	char *source;				/* the path as given */
+	int guard;				/* its kguard file number */
 	struct kps_type *next;
 };
 
@@ -92,9 +94,13 @@ static int kps_create(struct path_selector *ps, int argc, char **argv,
 {
 	const struct kps_type *k = kps_of(ps);
 	struct kc_path_selector *kps = kps_enter(ps, NULL);
+	int r;
 
 	kps->type = k->kt;
-	if (k->kt->create(kps, (unsigned)argc, argv)) {
+	kguard_enter(k->guard, KG_CREATE);
+	r = k->kt->create(kps, (unsigned)argc, argv);
+	kguard_leave();
+	if (r) {
 		kps->type = NULL;
 		return input_error(error, "%s ps: path selector constructor "
 				   "failed", k->ops.name);
@@ -106,8 +112,11 @@ static void kps_destroy(struct path_selector *ps)
 {
 	struct kc_path_selector *kps = kps_enter(ps, NULL);
 
-	if (kps->type && kps_of(ps)->kt->destroy)
+	if (kps->type && kps_of(ps)->kt->destroy) {
+		kguard_enter(kps_of(ps)->guard, KG_DESTROY);
 		kps_of(ps)->kt->destroy(kps);
+		kguard_leave();
+	}
 }
 
 static int kps_add_path(struct path_selector *ps, struct ps_path *path,
@@ -116,23 +125,34 @@ static int kps_add_path(struct path_selector *ps, struct ps_path *path,
 	struct kc_path_selector *kps = kps_enter(ps, NULL);
 	struct kps_path *kp = path->ps_ctx;
 	char *why = NULL;
+	int r;
 
 	kp->path = path;
-	if (kps_of(ps)->kt->add_path(kps, &kp->dm, argc, argv, &why))
+	kguard_enter(kps_of(ps)->guard, KG_ADD_PATH);
+	r = kps_of(ps)->kt->add_path(kps, &kp->dm, argc, argv, &why);
+	kguard_leave();
+	if (r)
 		return input_error(error, "%s", why ? why :
 				   "path selector failed to add the path");
 	return 0;
 }
 
+/* Each call into the plugin is marked for its watch (kguard.h). */
 static void kps_fail_path(struct path_selector *ps, struct ps_path *path)
 {
+	kguard_enter(kps_of(ps)->guard, KG_FAIL_PATH);
 	kps_of(ps)->kt->fail_path(kps_enter(ps, NULL), kps_dm(path));
+	kguard_leave();
 }
 
 static int kps_reinstate_path(struct path_selector *ps, struct ps_path *path)
 {
-	return kps_of(ps)->kt->reinstate_path(kps_enter(ps, NULL),
-					      kps_dm(path));
+	int r;
+
+	kguard_enter(kps_of(ps)->guard, KG_REINSTATE_PATH);
+	r = kps_of(ps)->kt->reinstate_path(kps_enter(ps, NULL), kps_dm(path));
+	kguard_leave();
+	return r;
 }
 
 static struct ps_path *kps_select_path(struct path_selector *ps,
@@ -140,22 +160,34 @@ static struct ps_path *kps_select_path(struct path_selector *ps,
 {
 	struct kc_dm_path *dm;
 
+	kguard_enter(kps_of(ps)->guard, KG_SELECT_PATH);
 	dm = kps_of(ps)->kt->select_path(kps_enter(ps, &now), nr_bytes);
+	kguard_leave();
 	return dm ? ((struct kps_path *)dm)->path : NULL;
 }
 
 static int kps_start_io(struct path_selector *ps, struct ps_path *path,
 			size_t nr_bytes, sim_ns now)
 {
-	return kps_of(ps)->kt->start_io(kps_enter(ps, &now), kps_dm(path),
-					nr_bytes);
+	int r;
+
+	kguard_enter(kps_of(ps)->guard, KG_START_IO);
+	r = kps_of(ps)->kt->start_io(kps_enter(ps, &now), kps_dm(path),
+				     nr_bytes);
+	kguard_leave();
+	return r;
 }
 
 static int kps_end_io(struct path_selector *ps, struct ps_path *path,
 		      size_t nr_bytes, uint64_t start_time, sim_ns now)
 {
-	return kps_of(ps)->kt->end_io(kps_enter(ps, &now), kps_dm(path),
-				      nr_bytes, start_time);
+	int r;
+
+	kguard_enter(kps_of(ps)->guard, KG_END_IO);
+	r = kps_of(ps)->kt->end_io(kps_enter(ps, &now), kps_dm(path),
+				   nr_bytes, start_time);
+	kguard_leave();
+	return r;
 }
 
 static int kps_status(struct path_selector *ps, struct ps_path *path,
@@ -172,9 +204,11 @@ static int kps_status(struct path_selector *ps, struct ps_path *path,
 	 * not named, so a trace shows none of them */
 	if (type == PS_STATUS_TRACE || !kps_of(ps)->kt->status)
 		return 0;
+	kguard_enter(kps_of(ps)->guard, KG_STATUS);
 	n = kps_of(ps)->kt->status(kps_enter(ps, NULL), kps_dm(path), kt,
 				   result, maxlen > UINT_MAX ? UINT_MAX :
 				   (unsigned)maxlen);
+	kguard_leave();
 	return ps_emitted(n, maxlen);
 }
 
@@ -220,7 +254,7 @@ static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
 	return h;
 }
 
-/* mkdir -p of the directory part of path. */
+/* mkdir -p of the directory part of path; what it makes is private. */
 static int make_parents(char *path)
 {
 	char *p;
@@ -229,7 +263,7 @@ static int make_parents(char *path)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST) {
+		if (mkdir(path, 0700) && errno != EEXIST) {
 			*p = '/';
 			return -1;
 		}
@@ -238,6 +272,7 @@ static int make_parents(char *path)
 	return 0;
 }
 
+/* A file of the private build directory. */
 static int write_file(const char *path, const char *text, size_t n)
 {
 	char tmp[PATH_MAX];
@@ -247,7 +282,7 @@ static int write_file(const char *path, const char *text, size_t n)
 	pathf(tmp, "%s", path);
 	if (make_parents(tmp))
 		return -1;
-	f = fopen(path, "w");
+	f = fopen(path, "wx");
 	if (!f)
 		return -1;
 	ok = fwrite(text, 1, n, f) == n;
@@ -273,24 +308,151 @@ static int rm_entry(const char *path, const struct stat *sb, int flag,
 	return remove(path);
 }
 
-/* Run argv with its output (stdout and stderr) in the file log; 0 if it
- * exits 0, 127 if it could not be run. */
-static int run(char *const argv[], const char *log)
+static void rm_tree(const char *dir)
 {
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- the cache: a directory of ours alone ---- */
+
+/* Why st (a directory when dir) is not ours alone: NULL when it is. */
+static const char *not_ours(const struct stat *st, bool dir)
+{
+	if (S_ISLNK(st->st_mode))
+		return "a symbolic link";
+	if (dir ? !S_ISDIR(st->st_mode) : !S_ISREG(st->st_mode))
+		return dir ? "not a directory" : "not a regular file";
+	if (st->st_uid != geteuid())
+		return "owned by another user";
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return "writable by others";
+	return NULL;
+}
+
+/*
+ * The cache directory, made (mode 0700) if missing, then checked with
+ * lstat(): a directory, not a link, ours, that no one else can write,
+ * in a directory where no other user can put another in its place.  It
+ * is set to mode 0700 when it was only readable by others.  Another
+ * user's (a planted /tmp/mpsim-0) is refused: plugins are run from it.
+ */
+static int cache_ready(const char *cache, char *err)
+{
+	char parent[PATH_MAX], *slash;
+	const char *why;
+	struct stat st;
+
+	pathf(parent, "%s/x", cache);
+	if (make_parents(parent))
+		return input_error(err, "cannot create %s: %s", cache,
+				   strerror(errno));
+	pathf(parent, "%s", cache);
+	slash = strrchr(parent, '/');
+	slash[slash == parent] = '\0';
+	if (stat(parent, &st))
+		return input_error(err, "%s: %s", parent, strerror(errno));
+	if (((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) ||
+	    (st.st_uid != geteuid() && st.st_uid != 0 &&
+	     (st.st_mode & S_IWUSR)))
+		return input_error(err, "%s: another user can write %s, which "
+				   "holds the plugin cache: refused (set "
+				   "XDG_CACHE_HOME to a directory of yours)",
+				   cache, parent);
+	if (lstat(cache, &st))
+		return input_error(err, "%s: %s", cache, strerror(errno));
+	why = not_ours(&st, true);
+	if (why)
+		return input_error(err, "%s: the plugin cache is %s: refused "
+				   "(set XDG_CACHE_HOME to a directory of "
+				   "yours)", cache, why);
+	if ((st.st_mode & 07777) != 0700 && chmod(cache, 0700))
+		return input_error(err, "%s: %s", cache, strerror(errno));
+	return 0;
+}
+
+/* A cached plugin is loaded only if it is ours alone, as its directory. */
+static int plugin_ours(const char *dir, const char *so, char *err)
+{
+	const char *why, *what = dir;
+	struct stat st;
+
+	if (lstat(dir, &st))
+		return input_error(err, "%s: %s", dir, strerror(errno));
+	why = not_ours(&st, true);
+	if (!why) {
+		what = so;
+		if (lstat(so, &st))
+			return input_error(err, "%s: %s", so, strerror(errno));
+		why = not_ours(&st, false);
+	}
+	if (why)
+		return input_error(err, "%s: %s: a plugin that is not ours "
+				   "alone is not loaded (remove %s)", what, why,
+				   dir);
+	return 0;
+}
+
+/* ---- the compiler ---- */
+
+/* The compiler and the flags the kernel builds with that matter to a
+ * selector's arithmetic: wrapping signed overflow and no strict
+ * aliasing (-fno-strict-overflow, -fno-strict-aliasing). */
+static const char *const cc_flags[] = {
+	"-std=gnu11", "-O2", "-fPIC", "-shared", "-fwrapv",
+	"-fno-strict-aliasing", "-w",
+	"-Wfatal-errors",	/* a file that is not C fails at once */
+};
+
+static const char *cc_name(void)
+{
+	const char *cc = getenv("CC");
+
+	return cc && *cc ? cc : "cc";
+}
+
+/*
+ * Run the compiler with args: CC as make runs it, its words split (and
+ * quotes taken) by the shell, so CC="ccache gcc" works.  Its standard
+ * output goes to out (NULL: with its messages), its messages to log.
+ * 0 if it exits 0, 126 or 127 if it could not be run (the shell's
+ * codes), another status if it failed, -1 if it died.
+ */
+static int run_cc(const char *const *args, const char *out, const char *log)
+{
+	const char *argv[48];
+	char *script;
+	unsigned a = 0;
 	pid_t pid;
 	int status, fd;
 
+	script = xmalloc(strlen(cc_name()) + 16);
+	sprintf(script, "exec %s \"$@\"", cc_name());
+	argv[a++] = "/bin/sh";
+	argv[a++] = "-c";
+	argv[a++] = script;
+	argv[a++] = "cc";
+	while (*args && a < ARRAY_SIZE(argv) - 1)
+		argv[a++] = *args++;
+	argv[a] = NULL;
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		free(script);
 		return -1;
+	}
 	if (!pid) {
-		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		fd = open(log, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+		if (fd < 0 || dup2(fd, 2) < 0)
 			_exit(127);
-		execvp(argv[0], argv);
+		if (out)
+			fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
+				  0600);
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(127);
+		execv("/bin/sh", (char *const *)argv);
 		_exit(127);
 	}
+	free(script);
 	if (waitpid(pid, &status, 0) < 0)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -322,99 +484,192 @@ static void first_error(const char *log, char *buf, size_t size)
 	fclose(f);
 }
 
-/* The compiler and the flags the kernel builds with that matter to a
- * selector's arithmetic: wrapping signed overflow and no strict
- * aliasing (-fno-strict-overflow, -fno-strict-aliasing). */
-static const char *const cc_flags[] = {
-	"-std=gnu11", "-O2", "-fPIC", "-shared", "-fwrapv",
-	"-fno-strict-aliasing", "-w",
-	"-Wfatal-errors",	/* a file that is not C fails at once */
+/* One build directory (mkdtemp in the cache): kcompat/ and the file,
+ * under its own name, so that its quoted includes find kcompat's
+ * headers and not the kernel's beside the original. */
+struct build {
+	char tmp[PATH_MAX];	/* the directory */
+	char file[PATH_MAX];	/* the source's copy */
+	char inc[PATH_MAX];	/* -I of kcompat/ */
+	char map[PATH_MAX];	/* -fmacro-prefix-map: __FILE__ is the
+				 * same in every build directory */
+	char glue[PATH_MAX], mask[PATH_MAX];
 };
 
-static const char *cc_name(void)
+static int stage(struct build *b, const char *cache, const char *source,
+		 const char *text, size_t n, char *err)
 {
-	const char *cc = getenv("CC");
-
-	return cc && *cc ? cc : "cc";
-}
-
-/*
- * Build dir/plugin.so from the source text: kcompat/ and the file (under
- * its own name, so that its quoted includes find kcompat's headers and
- * not the kernel's beside the original) are written to a private
- * directory, compiled there, and the directory renamed to dir.
- */
-static int build(const char *dir, const char *source, const char *text,
-		 size_t n, char *err)
-{
-	char tmp[PATH_MAX], file[PATH_MAX], inc[PATH_MAX], out[PATH_MAX];
-	char glue[PATH_MAX], mask[PATH_MAX], log[PATH_MAX], cclog[PATH_MAX];
 	const struct kcompat_file *k;
 	const char *base = strrchr(source, '/');
-	const char *argv[32];
-	unsigned a = 0, i;
-	int r;
+	char file[PATH_MAX];
 
 	base = base ? base + 1 : source;
-	pathf(tmp, "%s.%ld", dir, (long)getpid());
+	pathf(b->tmp, "%s/build-XXXXXX", cache);
+	if (!mkdtemp(b->tmp))
+		return input_error(err, "cannot create %s: %s", b->tmp,
+				   strerror(errno));
 	for (k = kcompat_files; k->path; k++) {
-		pathf(file, "%s/%s", tmp, k->path);
+		pathf(file, "%s/%s", b->tmp, k->path);
 		if (write_file(file, k->text, strlen(k->text)))
 			goto io_error;
 	}
-	pathf(file, "%s/src/%s", tmp, base);
+	pathf(b->file, "%s/src/%s", b->tmp, base);
+	pathf(file, "%s", b->file);
 	if (write_file(file, text, n))
 		goto io_error;
-
-	pathf(inc, "-I%s/kcompat", tmp);
-	pathf(out, "%s/plugin.so", tmp);
-	pathf(glue, "%s/kcompat/kcompat.c", tmp);
-	pathf(mask, "%s/selectors/cpumask.c", tmp);
-	argv[a++] = cc_name();
-	for (i = 0; i < ARRAY_SIZE(cc_flags); i++)
-		argv[a++] = cc_flags[i];
-	argv[a++] = inc;
-	argv[a++] = "-o";
-	argv[a++] = out;
-	argv[a++] = "-x";
-	argv[a++] = "c";
-	argv[a++] = file;
-	argv[a++] = glue;
-	argv[a++] = mask;
-	argv[a] = NULL;
-	pathf(cclog, "%s/cc.log", tmp);
-	r = run((char *const *)argv, cclog);
-	if (r) {
-		char first[160];
-		size_t skip;
-
-		/* the log outlives the build directory, beside it */
-		pathf(log, "%s.log", dir);
-		first_error(cclog, first, sizeof(first));
-		r = r == 127 || r < 0 ? r : rename(cclog, log) ? -2 : r;
-		nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-		if (r == 127 || r == -1)
-			return input_error(err, "%s: the compiler (%s) could not "
-					   "be run", source, cc_name());
-		/* the file as the user named it, not its copy's path */
-		pathf(file, "%s/src/", tmp);
-		skip = strlen(file);
-		return input_error(err, "%s: the compiler (%s) failed%s%s%s: %s",
-				   source, cc_name(),
-				   r > 0 ? " (all its messages: " : "",
-				   r > 0 ? log : "", r > 0 ? ")" : "",
-				   first + (strncmp(first, file, skip) ? 0 : skip));
-	}
-	/* another mpsim may have built the same meanwhile: keep one */
-	if (rename(tmp, dir))
-		nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	pathf(b->inc, "-I%s/kcompat", b->tmp);
+	pathf(b->map, "-fmacro-prefix-map=%s/=", b->tmp);
+	pathf(b->glue, "%s/kcompat/kcompat.c", b->tmp);
+	pathf(b->mask, "%s/selectors/cpumask.c", b->tmp);
 	return 0;
 
 io_error:
-	r = errno;
-	nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	n = (size_t)errno;
+	rm_tree(b->tmp);
 	return input_error(err, "cannot write %s: %s", file,
-			   strerror(r));
+			   strerror((int)n));
+}
+
+/* The compiler's command line: flags, then the mode's, then the files
+ * (the selector's alone when mode is -E). */
+static void cc_args(const struct build *b, const char **argv,
+		    const char *const *mode)
+{
+	bool pp = !strcmp(mode[0], "-E");
+
+	unsigned a = 0, i;
+
+	for (i = 0; i < ARRAY_SIZE(cc_flags); i++)
+		argv[a++] = cc_flags[i];
+	argv[a++] = b->inc;
+	argv[a++] = b->map;
+	while (*mode)
+		argv[a++] = *mode++;
+	argv[a++] = "-x";
+	argv[a++] = "c";
+	argv[a++] = b->file;
+	if (!pp) {
+		argv[a++] = b->glue;
+		argv[a++] = b->mask;
+	}
+	argv[a] = NULL;
+}
+
+/*
+ * The compiler could not be run (CC names no program): not the user's
+ * input but the machine's state, exit status 1, said at once.
+ */
+static void __attribute__((noreturn)) no_compiler(const char *source)
+{
+	mpsim_error("%s: the compiler (%s) could not be run (CC names the "
+		    "compiler)", source, cc_name());
+	exit(1);
+}
+
+/*
+ * The compiler's failure as bad input: its first error, under the file
+ * name the user gave, the whole log kept beside dir.
+ */
+static int cc_failed(const struct build *b, const char *dir,
+		     const char *source, const char *cclog, int r, char *err)
+{
+	char first[160], log[PATH_MAX], prefix[PATH_MAX];
+	size_t skip;
+
+	pathf(log, "%s.log", dir);
+	first_error(cclog, first, sizeof(first));
+	if (r > 0 && rename(cclog, log))
+		r = -1;
+	rm_tree(b->tmp);
+	pathf(prefix, "%s/src/", b->tmp);
+	skip = strlen(prefix);
+	return input_error(err, "%s: the compiler (%s) failed%s%s%s: %s",
+			   source, cc_name(),
+			   r > 0 ? " (all its messages: " : "",
+			   r > 0 ? log : "", r > 0 ? ")" : "",
+			   first + (strncmp(first, prefix, skip) ? 0 : skip));
+}
+
+/*
+ * The cache key: the compiler, its flags, kcompat/ and the file as the
+ * compiler sees it after preprocessing (cc -E), so that a change to any
+ * header it includes, wherever it is, builds a new plugin.  kcompat's
+ * own two .c files are in it as text: preprocessing them too (the C
+ * library's headers) tripled the time of a load for no file of the
+ * user's.
+ */
+static int cache_key(const struct build *b, const char *cache,
+		     const char *source, uint64_t *key, char *err)
+{
+	static const char *const mode[] = { "-E", "-P", NULL };
+	const struct kcompat_file *k;
+	char pp[PATH_MAX], log[PATH_MAX], buf[1 << 16];
+	const char *argv[40];
+	uint64_t h = 0xcbf29ce484222325ULL;
+	FILE *f;
+	size_t n;
+	unsigned i;
+	int r;
+
+	h = fnv1a(h, cc_name(), strlen(cc_name()) + 1);
+	for (i = 0; i < ARRAY_SIZE(cc_flags); i++)
+		h = fnv1a(h, cc_flags[i], strlen(cc_flags[i]) + 1);
+	for (k = kcompat_files; k->path; k++) {
+		h = fnv1a(h, k->path, strlen(k->path) + 1);
+		h = fnv1a(h, k->text, strlen(k->text) + 1);
+	}
+	cc_args(b, argv, mode);
+	pathf(pp, "%s/pp.i", b->tmp);
+	pathf(log, "%s/cc.log", b->tmp);
+	r = run_cc(argv, pp, log);
+	if (r == 126 || r == 127) {
+		rm_tree(b->tmp);
+		no_compiler(source);
+	}
+	if (r) {
+		/* no key yet: the log beside the cache, under the file's name */
+		pathf(pp, "%s/%s", cache, strrchr(b->file, '/') + 1);
+		return cc_failed(b, pp, source, log, r, err);
+	}
+	f = fopen(pp, "r");
+	while (f && (n = fread(buf, 1, sizeof(buf), f)))
+		h = fnv1a(h, buf, n);
+	if (!f || ferror(f)) {
+		r = input_error(err, "%s: %s", pp, strerror(errno));
+		rm_tree(b->tmp);
+	}
+	if (f)
+		fclose(f);
+	unlink(pp);
+	unlink(log);
+	*key = h;
+	return r;
+}
+
+/* Compile the staged file into b->tmp/plugin.so, and the directory
+ * renamed to dir. */
+static int compile(const struct build *b, const char *dir, const char *source,
+		   char *err)
+{
+	char out[PATH_MAX], log[PATH_MAX];
+	const char *mode[] = { "-o", out, NULL };
+	const char *argv[40];
+	int r;
+
+	pathf(out, "%s/plugin.so", b->tmp);
+	pathf(log, "%s/cc.log", b->tmp);
+	cc_args(b, argv, mode);
+	r = run_cc(argv, NULL, log);
+	if (r == 126 || r == 127) {
+		rm_tree(b->tmp);
+		no_compiler(source);
+	}
+	if (r)
+		return cc_failed(b, dir, source, log, r, err);
+	/* another mpsim may have built the same meanwhile: keep one */
+	if (rename(b->tmp, dir))
+		rm_tree(b->tmp);
+	return 0;
 }
 
 static void kps_warn(const char *msg)
@@ -430,13 +685,17 @@ static void kps_oom(size_t bytes)
 
 /* dlopen the built plugin, run its module_init, wrap what it registered. */
 static struct kps_type *kps_open(const char *so, const char *source,
-				 char *err)
+				 int guard, char *err)
 {
-	void *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
 	struct kc_path_selector_type **reg;
 	int (*init)(void);
 	struct kps_type *k;
-	int *nr;
+	int *nr, r;
+	void *h;
+
+	kguard_enter(guard, KG_LOAD);
+	h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	kguard_leave();
 
 	if (!h) {
 		input_error(err, "%s: %s", source, dlerror());
@@ -458,7 +717,10 @@ static struct kps_type *kps_open(const char *so, const char *source,
 	}
 	k->env->warn = kps_warn;
 	k->env->oom = kps_oom;
-	if (init() || *nr != 1 || !*reg) {
+	kguard_enter(guard, KG_MODULE_INIT);
+	r = init();
+	kguard_leave();
+	if (r || *nr != 1 || !*reg) {
 		input_error(err, "%s: module_init did not "
 			    "register one path selector", source);
 		goto fail;
@@ -473,6 +735,7 @@ static struct kps_type *kps_open(const char *so, const char *source,
 		goto fail;
 	}
 	k->source = xstrdup(source);
+	k->guard = guard;
 	k->ops = (struct ps_type){
 		.name		= k->kt->name,
 		.alias		= NULL,
@@ -504,12 +767,13 @@ fail:
 const struct ps_type *ps_source_load(const char *path, char *err)
 {
 	char cache[PATH_MAX], dir[PATH_MAX], so[PATH_MAX];
-	const struct kcompat_file *f;
 	struct kps_type *k;
-	uint64_t h = 0xcbf29ce484222325ULL;
+	struct build b;
+	struct stat st;
+	uint64_t h = 0;
 	char *text;
 	size_t n;
-	unsigned i;
+	int r;
 
 	for (k = loaded; k; k = k->next)
 		if (!strcmp(k->source, path))
@@ -517,16 +781,6 @@ const struct ps_type *ps_source_load(const char *path, char *err)
 	text = read_source(path, &n, err);
 	if (!text)
 		return NULL;
-
-	/* the cache key: everything that goes into the plugin */
-	h = fnv1a(h, cc_name(), strlen(cc_name()) + 1);
-	for (i = 0; i < ARRAY_SIZE(cc_flags); i++)
-		h = fnv1a(h, cc_flags[i], strlen(cc_flags[i]) + 1);
-	for (f = kcompat_files; f->path; f++) {
-		h = fnv1a(h, f->path, strlen(f->path) + 1);
-		h = fnv1a(h, f->text, strlen(f->text) + 1);
-	}
-	h = fnv1a(h, text, n);
 	ps_source_cache_dir(cache, sizeof(cache));
 	if (strlen(cache) > PATH_MAX / 2) {
 		free(text);
@@ -534,27 +788,23 @@ const struct ps_type *ps_source_load(const char *path, char *err)
 			    "is too long");
 		return NULL;
 	}
+	r = cache_ready(cache, err);
+	if (!r)
+		r = stage(&b, cache, path, text, n, err);
+	free(text);
+	if (!r)
+		r = cache_key(&b, cache, path, &h, err);
+	if (r)
+		return NULL;
 	pathf(dir, "%s/ksrc-%016llx", cache, (unsigned long long)h);
 	pathf(so, "%s/plugin.so", dir);
-
-	if (access(so, R_OK)) {
-		char parent[PATH_MAX];
-
-		pathf(parent, "%s/x", dir);
-		if (make_parents(parent)) {
-			input_error(err, "cannot create %s: %s",
-				    cache, strerror(errno));
-			free(text);
-			return NULL;
-		}
-		rmdir(dir);	/* left empty by make_parents */
-		if (build(dir, path, text, n, err)) {
-			free(text);
-			return NULL;
-		}
-	}
-	free(text);
-	k = kps_open(so, path, err);
+	if (!lstat(dir, &st))
+		rm_tree(b.tmp);		/* built before */
+	else if (compile(&b, dir, path, err))
+		return NULL;
+	if (plugin_ours(dir, so, err))
+		return NULL;
+	k = kps_open(so, path, kguard_start(path), err);
 	if (!k)
 		return NULL;
 	k->next = loaded;

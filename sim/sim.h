@@ -145,18 +145,6 @@ char *next_line(const char **p, char **buf, size_t *cap);
 int read_text_file(const char *path, size_t max, const char *what,
 		   char **text, size_t *len, char *err);
 
-/* Bad input unless path is missing or a regular file (an output that
- * will be replaced): -EINVAL with err = "PATH: why", else 0. */
-int check_output_file(const char *path, char *err);
-
-/*
- * The file an output written whole to path (into a .tmp beside it, then
- * renamed) is to replace: path, or when path is a symbolic link, the
- * file it names, so that the link is written through as open() would,
- * not replaced by the rename.  free() it.
- */
-char *output_target(const char *path);
-
 /* Allocation that cannot fail: out of memory prints and aborts. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);

@@ -16,7 +16,9 @@
 
 struct trace_log;
 
-struct trace_log *tlog_open(const char *file, bool text, char *err);
+/* Start the log of file (safe_create()): 0, or -EINVAL (refused) / -EIO
+ * with err set. */
+int tlog_open(const char *file, bool text, struct trace_log **l, char *err);
 /* Returns 0, or -EIO with err set; the file is renamed only when ok. */
 int tlog_close(struct trace_log *l, bool ok, char *err);
 
@@ -53,10 +55,11 @@ enum blkt_act {
 /*
  * Files dir/NAME.blktrace.0 for the nr devices named names[] (the paths,
  * then the multipath device last), with the device numbers devs[].
- * Returns NULL with err set when one cannot be created.
+ * Returns 0, or -EINVAL (a directory or file safe-file.h refuses) or
+ * -EIO with err set when one cannot be created.
  */
-struct blkt *blkt_open(const char *dir, unsigned nr, const char *const *names,
-		       const uint32_t *devs, char *err);
+int blkt_open(const char *dir, unsigned nr, const char *const *names,
+	      const uint32_t *devs, struct blkt **b, char *err);
 int blkt_close(struct blkt *b, bool ok, char *err);
 /* Bytes written so far to all the files (buffered ones included). */
 uint64_t blkt_bytes(const struct blkt *b);

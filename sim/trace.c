@@ -159,6 +159,7 @@ static int blk_open(struct tracer *t, char *err)
 	unsigned n = s->nr_paths + 1, i;
 	const char **names = xcalloc(n, sizeof(*names));
 	uint32_t *devs = xcalloc(n, sizeof(*devs));
+	int r;
 
 	for (i = 0; i < s->nr_paths; i++) {
 		names[i] = s->paths[i].conf->name;
@@ -181,11 +182,11 @@ static int blk_open(struct tracer *t, char *err)
 		free(devs);
 		return -EIO;
 	}
-	t->blk = blkt_open(t->c.blktrace, n, names, devs, err);
+	r = blkt_open(t->c.blktrace, n, names, devs, &t->blk, err);
 	free(names);
 	free(devs);
-	if (!t->blk)
-		return -EIO;
+	if (r)
+		return r;
 	/* each job clone is a process, pid index + 1, named as fio names
 	 * its job threads */
 	for (i = 0; i < s->nr_jobs; i++)
@@ -217,8 +218,8 @@ int tracer_open(struct sim *s, const struct trace_conf *c, unsigned nr_io,
 		}
 	}
 	if (c->file) {
-		t->log = tlog_open(c->file, c->text, err);
-		if (!t->log) {
+		r = tlog_open(c->file, c->text, &t->log, err);
+		if (r) {
 			char why[ERR_MAX];
 
 			snprintf(why, sizeof(why), "%s", err);
@@ -227,7 +228,7 @@ int tracer_open(struct sim *s, const struct trace_conf *c, unsigned nr_io,
 			snprintf(err, ERR_MAX, "%s", why);
 			free(t->io);
 			free(t);
-			return -EIO;
+			return r;
 		}
 		log_run(t);
 	}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "inputs.h"
+#include "safe-file.h"
 #include "sim.h"
 
 int input_error(char *err, const char *fmt, ...)
@@ -192,7 +193,7 @@ int str_in_list(const char *key, const char *const *list, size_t n)
 }
 
 /* Why a file of mode m is not a regular file, or NULL if it is one. */
-static const char *not_regular(mode_t m)
+const char *not_regular(mode_t m)
 {
 	if (S_ISREG(m))
 		return NULL;
@@ -236,6 +237,8 @@ int read_text_file(const char *path, size_t max, const char *what,
 	}
 	why = not_regular(st.st_mode);
 	size_name(max, lim, sizeof(lim));
+	if (!why)
+		input_note(path, &st);
 	if (why) {
 		close(fd);
 		return input_error(err, "%s: %s, not a %s", path, why, what);
@@ -298,47 +301,4 @@ char *next_line(const char **p, char **buf, size_t *cap)
 	(*buf)[len] = '\0';
 	*p += len + ((*p)[len] == '\n');
 	return *buf;
-}
-
-char *output_target(const char *path)
-{
-	struct stat st;
-	char *real, *link, *dir, *slash;
-	ssize_t n;
-
-	if (lstat(path, &st) || !S_ISLNK(st.st_mode))
-		return xstrdup(path);
-	real = realpath(path, NULL);
-	if (real)
-		return real;
-	/* a link to a file yet to be made: its target, from the link's
-	 * directory when relative */
-	link = xmalloc((size_t)PATH_MAX);
-	n = readlink(path, link, PATH_MAX - 1);
-	if (n <= 0) {
-		free(link);
-		return xstrdup(path);
-	}
-	link[n] = '\0';
-	slash = strrchr(path, '/');
-	if (link[0] == '/' || !slash)
-		return link;
-	dir = xmalloc((size_t)(slash - path) + 2 + (size_t)n);
-	sprintf(dir, "%.*s/%s", (int)(slash - path), path, link);
-	free(link);
-	return dir;
-}
-
-int check_output_file(const char *path, char *err)
-{
-	struct stat st;
-	const char *why;
-
-	if (stat(path, &st))
-		return 0;		/* missing: it will be created */
-	why = not_regular(st.st_mode);
-	if (why)
-		return input_error(err, "%s: %s, not a file mpsim may write",
-				   path, why);
-	return 0;
 }

@@ -201,9 +201,9 @@ expect_quiet --iodepth=1048576 --runtime=1s
 (
 	trap '' XFSZ
 	ulimit -f 64
-	expect_prefix 1 "mpsim: hst-bio-mpath: --trace: writing '$tmp/t.json.tmp' failed: File too large" \
+	expect_prefix 1 "mpsim: hst-bio-mpath: --trace: writing '$tmp/t.json' failed: File too large" \
 	    --runtime=100ms --trace="$tmp/t.json"
-	expect_prefix 1 "mpsim: hst-bio-mpath: --blktrace: writing '$tmp/bt/sdd.blktrace.0.tmp' failed: File too large" \
+	expect_prefix 1 "mpsim: hst-bio-mpath: --blktrace: writing '$tmp/bt/sdd.blktrace.0' failed: File too large" \
 	    --runtime=1s --blktrace="$tmp/bt"
 	echo "$pass $fail" >"$tmp/counts"
 )

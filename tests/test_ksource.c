@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
@@ -67,6 +68,40 @@ Test(ksource, loads_and_caches)
 	cr_assert(!strncmp(dir, cache, strlen(cache)), "%s", dir);
 	cr_assert_eq(ps_type_of("toy", TOY, err), t);
 	cr_assert_eq(ps_type_of("rr", "", err), ps_find("round-robin"));
+}
+
+/* The cache is a directory of ours alone: one readable by others is made
+ * mode 0700; one others can write, or a link, is refused. */
+Test(ksource, the_cache_is_ours_alone)
+{
+	char mp[128];
+	struct stat st;
+
+	snprintf(mp, sizeof(mp), "%s/mpsim", cache);
+	cr_assert_eq(mkdir(mp, 0700), 0);
+	cr_assert_eq(chmod(mp, 0755), 0);
+	cr_assert_not_null(ps_source_load(TOY, err), "%s", err);
+	cr_assert_eq(stat(mp, &st), 0);
+	cr_assert_eq(st.st_mode & 07777, 0700);
+}
+
+Test(ksource, a_cache_others_can_write_or_a_link_is_refused)
+{
+	char mp[128], other[128];
+
+	snprintf(mp, sizeof(mp), "%s/mpsim", cache);
+	cr_assert_eq(mkdir(mp, 0700), 0);
+	cr_assert_eq(chmod(mp, 0777), 0);
+	cr_assert_null(ps_source_load(TOY, err));
+	cr_assert(strstr(err, "the plugin cache is writable by others"), "%s",
+		  err);
+	cr_assert_eq(rmdir(mp), 0);
+	snprintf(other, sizeof(other), "%s/elsewhere", cache);
+	cr_assert_eq(mkdir(other, 0700), 0);
+	cr_assert_eq(symlink("elsewhere", mp), 0);
+	cr_assert_null(ps_source_load(TOY, err));
+	cr_assert(strstr(err, "the plugin cache is a symbolic link"), "%s",
+		  err);
 }
 
 /*

@@ -1,0 +1,469 @@
+/*
+ * safe-file.c: creating outputs so that no other user can turn them
+ * (the rules are in safe-file.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "safe-file.h"
+#include "sim.h"
+
+#define MAX_LINKS	40	/* the kernel's MAXSYMLINKS */
+
+/* ---- the inputs ---- */
+
+struct input {
+	dev_t dev;
+	ino_t ino;
+	char *path;
+};
+
+static struct input *inputs;
+static size_t nr_inputs;
+
+void input_note(const char *path, const struct stat *st)
+{
+	if (input_same(st))
+		return;
+	inputs = xrealloc(inputs, (nr_inputs + 1) * sizeof(*inputs));
+	inputs[nr_inputs].dev = st->st_dev;
+	inputs[nr_inputs].ino = st->st_ino;
+	inputs[nr_inputs].path = xstrdup(path);
+	nr_inputs++;
+}
+
+const char *input_same(const struct stat *st)
+{
+	size_t i;
+
+	for (i = 0; i < nr_inputs; i++)
+		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
+			return inputs[i].path;
+	return NULL;
+}
+
+/* ---- descriptors ---- */
+
+/* N of "N" (digits only, no sign), or -1. */
+static int fd_number(const char *s)
+{
+	long n = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || n > 65535)
+			return -1;
+		n = n * 10 + (*s - '0');
+	}
+	return (int)n;
+}
+
+int out_descriptor(const char *path)
+{
+	char self[32];
+	int n;
+
+	if (!strcmp(path, "/dev/stdout"))
+		return 1;
+	if (!strcmp(path, "/dev/stderr"))
+		return 2;
+	if (!strncmp(path, "/dev/fd/", 8))
+		return fd_number(path + 8);
+	if (!strncmp(path, "/proc/self/fd/", 14))
+		return fd_number(path + 14);
+	n = snprintf(self, sizeof(self), "/proc/%ld/fd/", (long)getpid());
+	if (!strncmp(path, self, (size_t)n))
+		return fd_number(path + n);
+	return -1;
+}
+
+/* ---- resolving a path as protected_symlinks would ---- */
+
+static bool sticky_shared(const struct stat *dir)
+{
+	return (dir->st_mode & S_ISVTX) && (dir->st_mode & S_IWOTH);
+}
+
+/* The directory part of path ("/" for "/x"). */
+static void dir_part(const char *path, char *dir)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == path)
+		strcpy(dir, "/");
+	else
+		snprintf(dir, PATH_MAX, "%.*s", (int)(slash - path), path);
+}
+
+/*
+ * path made absolute with every symbolic link resolved into out
+ * (PATH_MAX bytes).  A link is followed only when the kernel's
+ * may_follow_link() would with fs.protected_symlinks=1: it is ours, or
+ * its directory is not sticky and world-writable, or the directory's
+ * owner owns it too.  The last component may be missing (a file to be
+ * made).  0, -EINVAL (a refused link, with err) or -EIO (errno's case).
+ */
+static int resolve(const char *path, char *out, char *err)
+{
+	char *rest = xmalloc(2 * PATH_MAX), *tmp = xmalloc(2 * PATH_MAX);
+	char *name, *next;
+	unsigned links = 0;
+	struct stat st, dir;
+	int r = 0;
+
+	snprintf(rest, 2 * PATH_MAX, "%s", path);
+	if (path[0] == '/') {
+		out[0] = '\0';
+	} else if (!getcwd(out, PATH_MAX)) {
+		r = input_error(err, "%s: cannot tell the working directory: "
+				"%s", path, strerror(errno));
+		goto out;
+	} else if (!strcmp(out, "/")) {
+		out[0] = '\0';
+	}
+	name = rest;
+	while (name) {
+		size_t len = strlen(out);
+
+		while (*name == '/')
+			name++;
+		next = strchr(name, '/');
+		if (next)
+			*next++ = '\0';
+		if (!*name || !strcmp(name, ".")) {
+			name = next;
+			continue;
+		}
+		if (!strcmp(name, "..")) {
+			char *s = strrchr(out, '/');
+
+			if (s)
+				*s = '\0';
+			name = next;
+			continue;
+		}
+		if (len + 1 + strlen(name) >= PATH_MAX) {
+			r = input_error(err, "%s: path too long", path);
+			goto out;
+		}
+		out[len] = '/';
+		strcpy(out + len + 1, name);
+		if (lstat(out, &st)) {
+			bool last = !next || !next[strspn(next, "/")];
+
+			if (errno == ENOENT && last)
+				break;		/* the file to be made */
+			/* a missing directory: the system's answer, not
+			 * the user's mistake (the create says so, exit 1) */
+			snprintf(err, ERR_MAX, "cannot create '%s': %s", path,
+				 strerror(errno));
+			r = -EIO;
+			goto out;
+		}
+		if (!S_ISLNK(st.st_mode)) {
+			name = next;
+			continue;
+		}
+		out[len] = '\0';
+		if (lstat(len ? out : "/", &dir)) {
+			r = input_error(err, "%s: %s", len ? out : "/",
+					strerror(errno));
+			goto out;
+		}
+		if (st.st_uid != geteuid() && sticky_shared(&dir) &&
+		    st.st_uid != dir.st_uid) {
+			r = input_error(err, "%s/%s: a symbolic link of user %u "
+					"in the sticky directory %s others can "
+					"write: not followed (fs.protected_"
+					"symlinks)", out, name,
+					(unsigned)st.st_uid, len ? out : "/");
+			goto out;
+		}
+		if (++links > MAX_LINKS) {
+			r = input_error(err, "%s: %s", path, strerror(ELOOP));
+			goto out;
+		}
+		out[len] = '/';
+		{
+			ssize_t n = readlink(out, tmp, PATH_MAX - 1);
+
+			out[len] = '\0';
+			if (n <= 0) {
+				r = input_error(err, "%s/%s: %s", out, name,
+						n ? strerror(errno) : "empty link");
+				goto out;
+			}
+			tmp[n] = '\0';
+		}
+		if (tmp[0] == '/')
+			out[0] = '\0';
+		snprintf(tmp + strlen(tmp), 2 * PATH_MAX - strlen(tmp), "/%s",
+			 next ? next : "");
+		memcpy(rest, tmp, 2 * PATH_MAX);
+		name = rest;
+	}
+	if (!out[0])
+		strcpy(out, "/");
+out:
+	free(rest);
+	free(tmp);
+	return r;
+}
+
+/*
+ * The checks on a resolved output path: its directory, the file there if
+ * any (*st, *exists).
+ */
+static int check_resolved(const char *path, const char *real, unsigned flags,
+			  struct stat *st, bool *exists, char *err)
+{
+	char dirname[PATH_MAX];
+	struct stat dir;
+	const char *in;
+
+	dir_part(real, dirname);
+	if (lstat(dirname, &dir)) {
+		snprintf(err, ERR_MAX, "%s: %s", dirname, strerror(errno));
+		return -EIO;
+	}
+	if ((dir.st_mode & S_IWOTH) && !(dir.st_mode & S_ISVTX))
+		return input_error(err, "%s: its directory %s can be written "
+				   "by others and is not sticky: another user "
+				   "could put a file of theirs in its place",
+				   path, dirname);
+	*exists = !lstat(real, st);
+	if (!*exists)
+		return 0;
+	if (!S_ISREG(st->st_mode))
+		return input_error(err, "%s: %s, not a file mpsim may write",
+				   path, not_regular(st->st_mode));
+	if (sticky_shared(&dir) && st->st_uid != geteuid() &&
+	    st->st_uid != dir.st_uid)
+		return input_error(err, "%s: a file of user %u in the sticky "
+				   "directory %s others can write: not "
+				   "replaced (fs.protected_regular)", path,
+				   (unsigned)st->st_uid, dirname);
+	in = flags & SAFE_MAY_BE_INPUT ? NULL : input_same(st);
+	if (in)
+		return input_error(err, "%s: the same file as the input %s; "
+				   "writing it would destroy it", path, in);
+	return 0;
+}
+
+/* An output that is a descriptor of ours: it must be open, and not an
+ * input. */
+static int check_descriptor(const char *path, int fd, unsigned flags,
+			    char *err)
+{
+	struct stat st;
+	const char *in;
+
+	if (fstat(fd, &st))
+		return input_error(err, "%s: descriptor %d is not open", path,
+				   fd);
+	in = flags & SAFE_MAY_BE_INPUT ? NULL : input_same(&st);
+	if (in)
+		return input_error(err, "%s: the same file as the input %s; "
+				   "writing it would destroy it", path, in);
+	return 0;
+}
+
+int safe_check(const char *path, char *err)
+{
+	char *real;
+	struct stat st;
+	bool exists;
+	int fd = out_descriptor(path), r;
+
+	if (fd >= 0)
+		return check_descriptor(path, fd, 0, err);
+	real = xmalloc(PATH_MAX);
+	r = resolve(path, real, err);
+	if (!r)
+		r = check_resolved(path, real, 0, &st, &exists, err);
+	free(real);
+	return r == -EIO ? 0 : r;	/* said when the file is made */
+}
+
+static mode_t umasked(mode_t m)
+{
+	mode_t u = umask(0);
+
+	umask(u);
+	return m & ~u;
+}
+
+int safe_create(struct safe_file *sf, const char *path, unsigned flags,
+		char *err)
+{
+	int fd = out_descriptor(path), r;
+	struct stat st;
+	bool exists;
+
+	memset(sf, 0, sizeof(*sf));
+	sf->fd = -1;
+	if (fd >= 0) {
+		r = check_descriptor(path, fd, flags, err);
+		if (r)
+			return r;
+		sf->fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		if (sf->fd < 0)
+			return input_error(err, "%s: %s", path, strerror(errno));
+		return 0;
+	}
+	sf->path = xmalloc(PATH_MAX);
+	r = resolve(path, sf->path, err);
+	if (!r)
+		r = check_resolved(path, sf->path, flags, &st, &exists, err);
+	if (r) {
+		free(sf->path);
+		sf->path = NULL;
+		return r;
+	}
+	sf->tmp = xmalloc(strlen(sf->path) + sizeof(".tmp.XXXXXX"));
+	sprintf(sf->tmp, "%s.tmp.XXXXXX", sf->path);
+	/* O_CREAT|O_EXCL, mode 0600 until it is complete */
+	sf->fd = mkostemp(sf->tmp, O_CLOEXEC);
+	if (sf->fd < 0) {
+		snprintf(err, ERR_MAX, "cannot create '%s': %s", path,
+			 strerror(errno));
+		free(sf->tmp);
+		free(sf->path);
+		sf->tmp = sf->path = NULL;
+		return -EIO;
+	}
+	/* the replaced file's owner (if we may) and permissions */
+	if (exists && geteuid() == 0 &&
+	    fchown(sf->fd, st.st_uid, st.st_gid)) {
+		/* keep ours: the mode still applies */
+	}
+	if (fchmod(sf->fd, exists ? st.st_mode & 0777 : umasked(0666))) {
+		snprintf(err, ERR_MAX, "%s: %s", sf->tmp, strerror(errno));
+		safe_abort(sf);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void fsync_dir_of(const char *path)
+{
+	char dirname[PATH_MAX];
+	int fd;
+
+	dir_part(path, dirname);
+	fd = open(dirname, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+int safe_commit(struct safe_file *sf, char *err)
+{
+	int r = 0;
+
+	if (!sf->path) {
+		if (close(sf->fd))
+			r = -EIO;
+		if (r)
+			snprintf(err, ERR_MAX, "writing: %s", strerror(errno));
+		sf->fd = -1;
+		return r;
+	}
+	if (fsync(sf->fd) || close(sf->fd)) {
+		snprintf(err, ERR_MAX, "%s: %s", sf->tmp, strerror(errno));
+		sf->fd = -1;
+		safe_abort(sf);
+		return -EIO;
+	}
+	sf->fd = -1;
+	if (rename(sf->tmp, sf->path)) {
+		snprintf(err, ERR_MAX, "%s: cannot rename %s over it: %s",
+			 sf->path, sf->tmp, strerror(errno));
+		safe_abort(sf);
+		return -EIO;
+	}
+	fsync_dir_of(sf->path);
+	free(sf->tmp);
+	free(sf->path);
+	sf->tmp = sf->path = NULL;
+	return 0;
+}
+
+void safe_abort(struct safe_file *sf)
+{
+	if (sf->fd >= 0)
+		close(sf->fd);
+	if (sf->tmp)
+		unlink(sf->tmp);
+	free(sf->tmp);
+	free(sf->path);
+	memset(sf, 0, sizeof(*sf));
+	sf->fd = -1;
+}
+
+int safe_open_in_place(const char *path, char **resolved, char *err)
+{
+	char *real = xmalloc(PATH_MAX);
+	struct stat st;
+	bool exists;
+	int fd, r;
+
+	*resolved = NULL;
+	r = resolve(path, real, err);
+	if (!r)
+		r = check_resolved(path, real, 0, &st, &exists, err);
+	if (r) {
+		free(real);
+		return r;
+	}
+	fd = open(real, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		  0666);
+	if (fd < 0) {
+		r = -errno;
+		snprintf(err, ERR_MAX, "%s: cannot open: %s", path,
+			 strerror(errno));
+		free(real);
+		return r == -ELOOP ? -EINVAL : -EIO;
+	}
+	/* swapped for something else since the checks */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		free(real);
+		return input_error(err, "%s: not a regular file", path);
+	}
+	*resolved = real;
+	return fd;
+}
+
+int safe_check_dir(const char *dir, char *err)
+{
+	char *real = xmalloc(PATH_MAX);
+	struct stat st;
+	int r = resolve(dir, real, err);
+
+	if (!r && lstat(real, &st))
+		r = input_error(err, "%s: %s", dir, strerror(errno));
+	else if (!r && !S_ISDIR(st.st_mode))
+		r = input_error(err, "%s: not a directory", dir);
+	else if (!r && (st.st_mode & S_IWOTH) &&
+		 !((st.st_mode & S_ISVTX) && st.st_uid == geteuid()))
+		r = input_error(err, "%s: a directory others can write (and "
+				"not a sticky one of ours): another user "
+				"could put files of theirs in it", dir);
+	else if (!r && st.st_uid != geteuid() && st.st_uid != 0 &&
+		 (st.st_mode & S_IWUSR))
+		r = input_error(err, "%s: a directory of user %u, who could put "
+				"files of theirs in it", dir,
+				(unsigned)st.st_uid);
+	free(real);
+	return r;
+}

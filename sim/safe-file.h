@@ -1,0 +1,89 @@
+/*
+ * safe-file.h: every file mpsim writes is created here, so that no other
+ * user of a shared machine can turn it onto a file of theirs choosing.
+ *
+ * The rules (each one a refusal, bad input, with the reason):
+ *  - a symbolic link anywhere in the path is followed only as the
+ *    kernel's fs.protected_symlinks would follow it, whatever that
+ *    setting is: not when it sits in a sticky world-writable directory
+ *    (/tmp) and is owned by neither us nor the directory's owner;
+ *  - an existing file in such a directory is replaced only when it is
+ *    ours or the directory owner's (fs.protected_regular's rule);
+ *  - an output goes into no directory others can write that is not
+ *    sticky (anyone could rename another file into its place);
+ *  - the new file is written to a temporary made with mkstemp()
+ *    (O_CREAT|O_EXCL: no link is followed) beside the target, given the
+ *    target's mode (and owner, when we may), and renamed over it;
+ *  - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are the
+ *    descriptor itself, written in place (an `>> log` keeps its lines);
+ *  - an output that is one of the files the run read (read_text_file()
+ *    notes each) is refused: it would destroy the input.
+ */
+#ifndef MPSIM_SAFE_FILE_H
+#define MPSIM_SAFE_FILE_H
+
+#include <stdbool.h>
+#include <sys/stat.h>
+
+/* An output being written: commit or abort it. */
+struct safe_file {
+	int fd;			/* write here */
+	char *path;		/* the file replaced at commit; NULL when fd
+				 * is a copy of one of our descriptors */
+	char *tmp;		/* the temporary beside path */
+};
+
+#define SAFE_MAY_BE_INPUT	1u	/* merge: rewriting an input is fine */
+
+/*
+ * The descriptor path names (/dev/stdout is 1, /dev/fd/3 is 3,
+ * /proc/self/fd/N and /proc/PID/fd/N for our PID), or -1.
+ */
+int out_descriptor(const char *path);
+
+/*
+ * Whether path may be written as an output, before anything runs:
+ * 0, or -EINVAL with err = "PATH: why" (a link or directory the rules
+ * above refuse, not a regular file, one of the inputs read so far).
+ */
+int safe_check(const char *path, char *err);
+
+/*
+ * Start the output path: safe_check()'s refusals (-EINVAL), or -EIO when
+ * the temporary cannot be made; err says which.  flags: SAFE_*.
+ */
+int safe_create(struct safe_file *sf, const char *path, unsigned flags,
+		char *err);
+
+/* Sync the temporary and rename it over the target (or only close the
+ * descriptor's copy).  0, or -EIO with err set; the temporary is gone
+ * either way. */
+int safe_commit(struct safe_file *sf, char *err);
+
+/* Give the output up: the temporary is removed, the target untouched. */
+void safe_abort(struct safe_file *sf);
+
+/*
+ * Open path (created if missing, mode 0666 less the umask) for reading
+ * and writing in place, as the sweep's result file is: the same rules,
+ * the file opened without following a link.  The descriptor, or -EINVAL /
+ * -EIO with err set; *resolved (free() it) is the file opened.
+ */
+int safe_open_in_place(const char *path, char **resolved, char *err);
+
+/*
+ * A directory outputs are created in by name (--blktrace=DIR): refused
+ * when others can write it, unless it is sticky and ours.
+ */
+int safe_check_dir(const char *dir, char *err);
+
+/* What a file of mode m is when it is not a regular one ("a FIFO"). */
+const char *not_regular(mode_t m);
+
+/* read_text_file() notes each file it reads: an output may not be one. */
+void input_note(const char *path, const struct stat *st);
+
+/* The input that is the same file as st, or NULL. */
+const char *input_same(const struct stat *st);
+
+#endif

@@ -1,0 +1,264 @@
+#!/bin/sh
+# safety.sh: mpsim on a shared machine.  Another user (nobody) plants
+# symbolic links, temporary names and plugin caches in a sticky
+# world-writable directory this test makes (like /tmp), and mpsim, run as
+# root, must not write through them, load them or lose a file; outputs
+# that name standard output or an input; plugins that crash, exit or
+# hang; a scenario's selector_source; CC as make runs it.
+#
+# The checks with a second user need root (they are skipped, said so,
+# otherwise).  No system setting is changed.
+#
+# usage: safety.sh MPSIM
+set -eu
+LC_ALL=C
+export LC_ALL
+mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+pass=0
+ok() { pass=$((pass + 1)); }
+no() { echo "safety: $*"; fail=$((fail + 1)); }
+cd "$tmp"
+chmod 755 "$tmp"
+XDG_CACHE_HOME=$tmp/cache
+export XDG_CACHE_HOME
+short="--runtime=0.05s"
+fails=$top/tests/ksrc/dm-ps-fail.c
+
+# status WANT CMD...: runs mpsim, stdout in out.txt, stderr in err.txt.
+status() {
+	want=$1
+	shift
+	set +e
+	"$mpsim" "$@" >out.txt 2>err.txt
+	got=$?
+	set -e
+	[ "$got" = "$want" ] && return 0
+	no "mpsim $*: status $got (want $want): $(head -c 300 err.txt)"
+	return 1
+}
+
+# one_line: err.txt is one "mpsim: " line holding $1.
+one_line() {
+	if [ "$(wc -l <err.txt)" -eq 1 ] && grep -q "^mpsim: .*$1" err.txt; then
+		ok
+	else
+		no "want one line with '$1'; stderr: $(head -c 400 err.txt)"
+	fi
+}
+
+# ---- standard output and inputs as --output (no second user needed) ----
+
+echo "earlier line" >log.txt
+"$mpsim" $short --format=csv --output=/dev/stdout >>log.txt || :
+[ "$(head -n 1 log.txt)" = "earlier line" ] && grep -q '^total,' log.txt && ok ||
+    no "--output=/dev/stdout >> log.txt did not append to log.txt"
+echo "earlier line" >log2.txt
+"$mpsim" $short --format=csv --output=/proc/self/fd/1 >>log2.txt || :
+[ "$(head -n 1 log2.txt)" = "earlier line" ] && grep -q '^total,' log2.txt && ok ||
+    no "--output=/proc/self/fd/1 >> log2.txt did not append"
+"$mpsim" $short --format=csv --trace=/dev/fd/3 3>trace.out >/dev/null || :
+grep -q '"ev":"map"' trace.out && ok || no "--trace=/dev/fd/3 wrote no trace to fd 3"
+ls | grep -q '\.tmp' && no "a temporary file was left: $(ls)" || ok
+"$mpsim" sweep $short --iodepth=1,2 --output=part0.csv 2>/dev/null
+echo "earlier line" >log3.txt
+"$mpsim" merge --output=/dev/stdout part0.csv >>log3.txt || :
+[ "$(head -n 1 log3.txt)" = "earlier line" ] && grep -q '^# mpsim' log3.txt && ok ||
+    no "merge --output=/dev/stdout >> log3.txt did not append"
+"$mpsim" sweep $short --iodepth=1,2 --output=/dev/stdout >>log3.txt || :
+[ "$(head -n 1 log3.txt)" = "earlier line" ] && [ "$(grep -c '^# mpsim' log3.txt)" = 2 ] && ok ||
+    no "sweep --output=/dev/stdout >> log3.txt did not append"
+
+cp "$top/workloads/scenarios/hst-bio-mpath.ini" scn.ini
+cp scn.ini scn.orig
+for o in --output --trace --series --lat_hist; do
+	extra=
+	[ $o = --series ] && extra=--interval=10ms
+	cp scn.orig scn.ini
+	status 2 --scenario=scn.ini $short $extra $o=scn.ini && one_line "the same file as the input" || :
+	cmp -s scn.ini scn.orig && ok || no "$o=scn.ini changed the scenario"
+done
+cp scn.orig scn.ini
+ln scn.ini hard.ini
+status 2 --scenario=scn.ini $short --output=hard.ini && one_line "the same file as the input" || :
+
+# a mode the user gave the output is kept when it is replaced
+"$mpsim" $short --format=csv --output=kept.csv || :
+chmod 640 kept.csv
+"$mpsim" $short --format=csv --output=kept.csv --seed=2 || :
+[ "$(stat -c %a kept.csv)" = 640 ] && ok ||
+    no "--output replaced a mode-640 file with mode $(stat -c %a kept.csv)"
+
+# ---- a scenario file's selector_source ----
+
+mkdir -p sub
+cp "$fails" sub/dm-ps-local.c
+{ echo "[multipath]"; echo "selector_source = dm-ps-local.c"
+  grep -v '^selector' "$top/workloads/scenarios/hst-bio-mpath.ini" |
+      sed '/^\[multipath\]/d'; } >sub/local.ini
+if status 0 run --scenario=sub/local.ini $short; then
+	grep -q 'selector fail from sub/dm-ps-local.c' out.txt && ok ||
+	    no "selector_source was not taken beside its scenario: $(head -n 1 out.txt)"
+	one_line "sub/local.ini:2: selector_source: compiling and running the C of sub/dm-ps-local.c"
+fi
+
+# ---- CC as make runs it; a compiler that cannot be run ----
+
+cc=${CC:-cc}
+if CC="$cc -O2" status 0 run --selector-source="$fails" $short; then ok; fi
+if CC=/nonexistent/cc status 1 run --selector-source=sub/dm-ps-local.c \
+    $short --seed=9; then
+	one_line "the compiler (/nonexistent/cc) could not be run"
+fi
+
+# ---- a plugin that fails: one line, exit 1 ----
+
+mkdir inc
+fail_at() { echo "#define FAIL_AT $1" >inc/mpsim-fail-at.h; }
+CPATH=$tmp/inc
+export CPATH
+MPSIM_SELECTOR_TIMEOUT=2
+export MPSIM_SELECTOR_TIMEOUT
+fail_at 1
+status 1 run --selector-source="$fails" $short && one_line "crashed (signal 11, SIGSEGV) in select_path"
+[ -s out.txt ] && no "a crashed run wrote to stdout" || ok
+status 1 sweep -j 2 --selector-source="$fails" $short --iodepth=1,2,4,8 &&
+    one_line "crashed (signal 11, SIGSEGV) in select_path"
+status 1 compare --selector-source="$fails" $short && one_line "crashed (signal 11, SIGSEGV) in select_path"
+fail_at 2
+status 1 run --selector-source="$fails" $short && one_line "exited (status 0) in select_path"
+status 1 sweep -j 2 --selector-source="$fails" $short --iodepth=1,2,4 && one_line "exited (status 0) in select_path"
+fail_at 3
+status 1 run --selector-source="$fails" $short && one_line "made no progress for 2 s in select_path"
+fail_at 4
+status 1 run --selector-source="$fails" $short && one_line "crashed (signal 11, SIGSEGV) in module_init"
+fail_at 5
+status 1 run --selector-source="$fails" $short && one_line "exited (status 0) in module_init"
+fail_at 6
+status 1 run --selector-source="$fails" $short && one_line "exited (status 3) in select_path"
+
+# a header the file includes is part of the cache key: a change to it
+# builds anew (the plugin of FAIL_AT 0 must not be reused for 5)
+fail_at 0
+XDG_CACHE_HOME=$tmp/cache5 status 0 run --selector-source="$fails" $short || :
+fail_at 5
+XDG_CACHE_HOME=$tmp/cache5 status 1 run --selector-source="$fails" $short &&
+    one_line "exited (status 0) in module_init"
+unset CPATH MPSIM_SELECTOR_TIMEOUT
+
+# ---- another user's links, temporary names and caches (root) ----
+
+if [ "$(id -u)" != 0 ] || ! id nobody >/dev/null 2>&1; then
+	echo "safety: not root (or no user nobody): the checks with a second user are skipped"
+	echo "safety: $pass passed, $fail failed"
+	[ "$fail" = 0 ]
+	exit
+fi
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+
+priv=$tmp/private		# root's own files, mode 0600
+mkdir -m 700 "$priv"
+shared=$tmp/shared		# like /tmp
+mkdir -m 1777 "$shared"
+victim() { printf 'root secret\n' >"$priv/$1"; chmod 600 "$priv/$1"; }
+intact() {
+	[ "$(cat "$priv/$1")" = "root secret" ] && [ "$(stat -c %a "$priv/$1")" = 600 ] &&
+	    ok || no "$2: $priv/$1 was written (mode $(stat -c %a "$priv/$1"))"
+}
+
+# outputs through another user's link in a sticky directory are refused,
+# as the kernel's fs.protected_symlinks refuses the shell's >
+for o in --output --trace --series --lat_hist; do
+	victim out$o
+	as_nobody ln -s "$priv/out$o" "$shared/link$o"
+	extra=
+	[ $o = --series ] && extra=--interval=10ms
+	status 2 $short $extra $o="$shared/link$o" && one_line "fs.protected_symlinks" || :
+	intact out$o "$o through nobody's link"
+done
+"$mpsim" sweep $short --iodepth=1,2 --output=part.csv 2>/dev/null
+victim merged
+as_nobody ln -s "$priv/merged" "$shared/merged.csv"
+status 2 merge --output="$shared/merged.csv" part.csv && one_line "fs.protected_symlinks" || :
+intact merged "merge --output through nobody's link"
+victim swept
+as_nobody ln -s "$priv/swept" "$shared/sweep.csv"
+status 2 sweep $short --iodepth=1,2 --output="$shared/sweep.csv" && one_line "fs.protected_symlinks" || :
+intact swept "sweep --output through nobody's link"
+
+# root's own link there is followed, and the file it names keeps its mode
+victim own
+ln -s "$priv/own" "$shared/own.csv"
+status 0 $short --format=csv --output="$shared/own.csv" || :
+grep -q '^total,' "$priv/own" && [ "$(stat -c %a "$priv/own")" = 600 ] && ok ||
+    no "--output through root's own link: $(stat -c %a "$priv/own") $(head -c 40 "$priv/own")"
+[ -L "$shared/own.csv" ] && ok || no "the link itself was replaced"
+
+# another user's file in a sticky directory is not replaced
+as_nobody sh -c "echo theirs > '$shared/theirs.csv'"
+status 2 $short --output="$shared/theirs.csv" && one_line "fs.protected_regular" || :
+
+# a directory others can write that is not sticky: refused
+mkdir -m 777 "$tmp/open"
+status 2 $short --output="$tmp/open/x.csv" && one_line "can be written by others and is not sticky" || :
+
+# planted temporary names: NAME.tmp as a link to root's file
+out=$tmp/mine
+mkdir -m 1777 "$out"
+for o in --output --trace; do
+	victim tmp$o
+	as_nobody ln -s "$priv/tmp$o" "$out/r$o.tmp"
+	status 0 $short $o="$out/r$o" || :
+	intact tmp$o "$o wrote through a planted $out/r$o.tmp"
+done
+
+# --blktrace=DIR: a directory of another user is refused; in a sticky
+# one of ours, planted names are not written through
+mkdir "$shared/bt-nobody"
+chown nobody "$shared/bt-nobody"
+status 2 $short --blktrace="$shared/bt-nobody" && one_line "a directory of user" || :
+victim blk
+as_nobody ln -s "$priv/blk" "$out/sdd.blktrace.0.tmp"
+status 0 $short --blktrace="$out" || :
+intact blk "--blktrace wrote through a planted sdd.blktrace.0.tmp"
+[ -s "$out/sdd.blktrace.0" ] && ok || no "--blktrace wrote no $out/sdd.blktrace.0"
+victim blk2
+rm "$out/sde.blktrace.0"
+as_nobody ln -s "$priv/blk2" "$out/sde.blktrace.0"
+status 2 $short --blktrace="$out" && one_line "fs.protected_symlinks" || :
+intact blk2 "--blktrace wrote through nobody's sde.blktrace.0"
+
+# the plugin cache: with no HOME and no XDG_CACHE_HOME it is under
+# TMPDIR; one another user made first is refused, not loaded from
+cachebox=$tmp/tmpbox
+mkdir -m 1777 "$cachebox"
+mkdir -m 700 "$tmp/build" "$tmp/build2"
+env -i PATH="$PATH" TMPDIR="$tmp/build" "$mpsim" run --selector-source="$fails" $short >/dev/null
+plant=$(ls -d "$tmp/build/mpsim-0"/ksrc-* | head -n 1)
+env -i PATH="$PATH" TMPDIR="$tmp/build2" "$mpsim" run --scenario="$top/tests/golden/io-affinity.ini" \
+    --selector-source="$top/tests/ksrc/dm-ps-toy.c" $short >/dev/null
+cp "$tmp/build2/mpsim-0"/ksrc-*/plugin.so "$tmp/evil.so"
+chmod 644 "$tmp/evil.so"
+# nobody plants the plugin of another file (toy) under the name of root's
+as_nobody mkdir -m 755 "$cachebox/mpsim-0" "$cachebox/mpsim-0/$(basename "$plant")"
+as_nobody cp "$tmp/evil.so" "$cachebox/mpsim-0/$(basename "$plant")/plugin.so"
+set +e
+env -i PATH="$PATH" TMPDIR="$cachebox" "$mpsim" run --selector-source="$fails" $short >out.txt 2>err.txt
+got=$?
+set -e
+[ "$got" = 2 ] && one_line "the plugin cache is owned by another user" ||
+    no "nobody's cache in TMPDIR: status $got: $(head -c 300 err.txt)"
+# (the planted toy's module_init and add_path ran: "toy ps: ..." said so)
+grep -q "toy" out.txt err.txt && no "root ran the plugin nobody planted" || ok
+# in root's own cache, a plugin.so that is not root's alone is not loaded
+mkdir -m 700 "$tmp/xdg" "$tmp/xdg/mpsim"
+cp -r "$plant" "$tmp/xdg/mpsim/"
+chown nobody "$tmp/xdg/mpsim/$(basename "$plant")/plugin.so"
+XDG_CACHE_HOME=$tmp/xdg status 2 run --selector-source="$fails" $short &&
+    one_line "owned by another user: a plugin that is not ours alone is not loaded" || :
+
+echo "safety: $pass passed, $fail failed"
+[ "$fail" = 0 ]
