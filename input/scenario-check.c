@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/delay.h"
 #include "workloads/fio.h"
 #include "scenario-int.h"
 
@@ -27,6 +28,53 @@ static int check_delay_mode(const struct scenario *sc, char *err)
 					   "request-based multipath cannot "
 					   "stack on (use mode = bio)",
 					   sc->name, p->name);
+	return 0;
+}
+
+/*
+ * kernel= names the release whose dm-delay runs (sim/delay.c,
+ * docs/kernel-model.md §7.3, §7.4) and whose timer wheel (§8.2: every
+ * release mpsim takes, 4.11+, has the levels wheel).  What that release
+ * cannot have is refused: the classic wheel, and a kthread_poll= other
+ * than its own from 6.7 on.  Before 6.7 there is no kthread, so
+ * kthread_poll= and expiry = ns (which acts in kthread mode only) change
+ * nothing: warned.
+ */
+static int check_delay_kernel(const struct scenario *sc, char *err)
+{
+	unsigned k = sc->kernel, maj = k / 1000, min = k % 1000;
+	const struct path_conf *p;
+
+	if (!k)
+		return 0;
+	if (sc->timer_wheel == WHEEL_CLASSIC)
+		return input_error(err, "%s: timer_wheel = classic is the <= "
+				   "4.7 wheel; kernel %u.%u has the levels "
+				   "wheel (4.8+)", sc->name, maj, min);
+	for (p = sc->paths; p < sc->paths + sc->nr_paths; p++) {
+		const struct delay_conf *d = &p->delay;
+		bool busy = k < KERNEL_6_16;
+
+		if (!d->read_ms && !d->write_ms && !d->flush_ms)
+			continue;
+		if (k < KERNEL_6_7 && (d->poll_given || d->expiry == EXPIRY_NS)) {
+			mpsim_warn("%s: [path %s] %s changes nothing: kernel "
+				   "%u.%u's dm-delay has the timer mode only "
+				   "(the kthread came in 6.7)", sc->name,
+				   p->name, d->poll_given ? "kthread_poll" :
+				   "expiry = ns", maj, min);
+			return 0;	/* once: the same for every path */
+		}
+		if (k >= KERNEL_6_7 && d->poll_given &&
+		    (d->poll == POLL_BUSY) != busy)
+			return input_error(err, "%s: [path %s] kthread_poll = "
+					   "%s is not kernel %u.%u's: its "
+					   "kthread %s", sc->name, p->name,
+					   busy ? "mainline" : "busy", maj, min,
+					   busy ? "busy-polls (the sleeps came "
+					   "in 6.16)" : "sleeps between polls "
+					   "(since 6.16)");
+	}
 	return 0;
 }
 
@@ -159,6 +207,8 @@ int scenario_validate(const struct scenario *sc, char *err)
 		r = check_table(sc, err);
 	if (!r)
 		r = check_delay_mode(sc, err);
+	if (!r)
+		r = check_delay_kernel(sc, err);
 	if (!r)
 		r = check_progress(sc, err);
 	for (j = sc->jobs; !r && j < sc->jobs + sc->nr_jobs; j++) {

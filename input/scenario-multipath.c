@@ -211,6 +211,9 @@ static void warn_unknown_stable(unsigned major, unsigned minor, unsigned sub)
  *             (ktime in the stable releases above)
  *   5.18      bio start stamp jiffies, select_path reads ktime
  *   5.19+     bio start stamp ktime (DM_PS_USE_HR_TIMER), ktime
+ * The release also picks dm-delay's mode and polling (sim/delay.c,
+ * delay_use_kthread_in, §7.4), checked against the path keys once the
+ * scenario is read (scenario-check.c).
  * X.Y alone is the X.Y.0 release.  Older kernels are refused: before 4.11
  * the selectors honoured repeat_count (§2.5), which mpsim does not model;
  * so are kernels after 6.x, which the table cannot vouch for.

@@ -134,6 +134,7 @@ int set_kthread_poll(struct target *t, const char *v, char *err)
 		return input_error(err, "'" SHOW "' is not mainline (6.16+ "
 				   "sleeps between polls) or busy (6.7-6.15)",
 				   v);
+	t->path->delay.poll_given = true;
 	return 0;
 }
 

@@ -70,6 +70,7 @@ struct delay_conf {
 	bool flush_given;		/* flush_delay= set (9-word table) */
 	enum delay_expiry expiry;
 	enum delay_poll poll;		/* kthread_poll= */
+	bool poll_given;		/* ... set (checked against kernel=) */
 };
 
 /* One [path NAME] section. */
