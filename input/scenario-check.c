@@ -85,7 +85,9 @@ static int check_delay_kernel(const struct scenario *sc, char *err)
  * one instant forever, so the clock never moves and the run never ends;
  * such a path is refused rather than given a made-up minimum cost.  (A
  * per-byte cost proves nothing: a flush has no bytes, and a fast enough
- * bandwidth rounds to 0 ns.)
+ * bandwidth rounds to 0 ns.)  A synchronous device (service = sync) is
+ * such a path unless the I/O costs CPU time (submit_cpu, complete_cpu),
+ * which is what paces a brd in the kernel.
  */
 static int check_progress(const struct scenario *sc, char *err)
 {
@@ -100,8 +102,17 @@ static int check_progress(const struct scenario *sc, char *err)
 		d = &p->delay;
 		flush = d->flush_given ? d->flush_ms : d->write_ms;
 		if (p->service.hi > 0 || p->service.mean > 0 || p->latency ||
-		    (d->read_ms && d->write_ms && flush))
+		    (d->read_ms && d->write_ms && flush) || sc->submit_cpu ||
+		    sc->complete_cpu)
 			continue;
+		if (p->service.kind == DIST_SYNC)
+			return input_error(err, "%s: [path %s]: service = sync "
+					   "ends an I/O the instant it is "
+					   "submitted, so the clock could stop "
+					   "for good; give the I/O a CPU time "
+					   "(submit_cpu, complete_cpu) or the "
+					   "path a dm-delay on every class",
+					   sc->name, p->name);
 		return input_error(err, "%s: [path %s]: an I/O would take no "
 				   "time (its service time is always 0 and "
 				   "it has no latency), so the clock could "

@@ -333,6 +333,17 @@ int set_timer_wheel(struct target *t, const char *v, char *err)
 	return 0;
 }
 
+/* The CPU time of each I/O's submission and completion (sim/cpu.c). */
+int set_submit_cpu(struct target *t, const char *v, char *err)
+{
+	return parse_duration(v, 0, &t->sc->submit_cpu, err);
+}
+
+int set_complete_cpu(struct target *t, const char *v, char *err)
+{
+	return parse_duration(v, 0, &t->sc->complete_cpu, err);
+}
+
 int set_workqueue_latency(struct target *t, const char *v, char *err)
 {
 	return parse_duration(v, 0, &t->sc->workqueue_latency, err);
