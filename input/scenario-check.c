@@ -21,13 +21,21 @@ static int check_delay_mode(const struct scenario *sc, char *err)
 
 	if (sc->mode != MODE_REQUEST)
 		return 0;
-	for (p = sc->paths; p < sc->paths + sc->nr_paths; p++)
+	for (p = sc->paths; p < sc->paths + sc->nr_paths; p++) {
 		if (p->delay.read_ms || p->delay.write_ms || p->delay.flush_ms)
 			return input_error(err, "%s: [path %s] has a dm-delay "
 					   "layer, a bio-based device that "
 					   "request-based multipath cannot "
 					   "stack on (use mode = bio)",
 					   sc->name, p->name);
+		/* brd and zram are bio-based too */
+		if (p->service.kind == DIST_SYNC)
+			return input_error(err, "%s: [path %s] service = sync "
+					   "is a bio-based device (brd, zram) "
+					   "that request-based multipath "
+					   "cannot stack on (use mode = bio)",
+					   sc->name, p->name);
+	}
 	return 0;
 }
 
