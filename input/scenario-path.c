@@ -14,8 +14,15 @@ int set_slots(struct target *t, const char *v, char *err)
 	return parse_count(v, 0, MAX_SLOTS, &t->path->slots, err);
 }
 
+/* A distribution, or `sync`: a device that ends each bio inside
+ * submit_bio, in its submitter's context (sim/path.c path_sync). */
 int set_service(struct target *t, const char *v, char *err)
 {
+	if (!strcmp(v, "sync")) {
+		memset(&t->path->service, 0, sizeof(t->path->service));
+		t->path->service.kind = DIST_SYNC;
+		return 0;
+	}
 	return parse_dist(v, &t->path->service, err);
 }
 
@@ -134,6 +141,21 @@ int set_kthread_poll(struct target *t, const char *v, char *err)
 		return input_error(err, "'" SHOW "' is not mainline (6.16+ "
 				   "sleeps between polls) or busy (6.7-6.15)",
 				   v);
+	t->path->delay.poll_given = true;
+	return 0;
+}
+
+/* The block layer's words for a device's cache (the queue's
+ * write_cache attribute): back sends flushes down, through has the block
+ * layer end them (docs/kernel-model.md §11.2). */
+int set_write_cache(struct target *t, const char *v, char *err)
+{
+	if (!strcmp(v, "back") || !strcmp(v, "write back"))
+		t->path->write_through = false;
+	else if (!strcmp(v, "through") || !strcmp(v, "write through"))
+		t->path->write_through = true;
+	else
+		return input_error(err, "'" SHOW "' is not through or back", v);
 	return 0;
 }
 

@@ -36,6 +36,8 @@ enum dist_kind {
 	DIST_UNIFORM,		/* uniform:LO,HI */
 	DIST_LOGNORMAL,		/* lognormal:MEAN,CV */
 	DIST_GAMMA,		/* gamma:MEAN,CV */
+	DIST_SYNC,		/* sync: ends inside submit_bio (brd, zram);
+				   a path's service only, not parse_dist's */
 };
 
 /* A service-time distribution, all times in ns. */
@@ -72,6 +74,7 @@ struct delay_conf {
 	bool flush_given;		/* flush_delay= set (9-word table) */
 	enum delay_expiry expiry;
 	enum delay_poll poll;		/* kthread_poll= */
+	bool poll_given;		/* ... set (checked against kernel=) */
 };
 
 /* One [path NAME] section. */
@@ -90,6 +93,9 @@ struct path_conf {
 					   50 optimized, 10 non-optimized);
 					   default 1, the const prioritizer */
 	struct delay_conf delay;	/* dm-delay layer over the device */
+	bool write_through;		/* write_cache = through: no volatile
+					   cache (QUEUE_FLAG_WC clear, brd);
+					   default back (loop, most disks) */
 };
 
 /* The wheel dm-delay's timer mode arms its timer on (docs/kernel-model.md §8). */
@@ -223,6 +229,10 @@ struct job_conf {
 	bool replay_no_stall;		/* ignore the log's timing */
 	unsigned replay_time_scale;	/* % of the logged rate; default 100 */
 	unsigned replay_skip;		/* 1 << fio_ddir not replayed */
+	bool osync;			/* sync=1|sync|dsync: O_SYNC writes */
+	unsigned fsync_blocks;		/* fsync=N: a sync after every N
+					   writes; 0 none */
+	unsigned fdatasync_blocks;	/* fdatasync=N: the same */
 	struct ps_cpumask cpus;		/* cpus_allowed= / cpumask= */
 	bool cpus_set;			/* ... given; else every CPU */
 };
@@ -267,6 +277,8 @@ struct scenario {
 	bool select_sched_clock;	/* select_path reads sched_clock (HST
 					   5.8-5.17), not ktime (5.18+) */
 	struct sched_clock sched;	/* that clock, relative to ktime */
+	sim_ns submit_cpu;		/* CPU time of a submission (sim/cpu.c) */
+	sim_ns complete_cpu;		/* ... and of a completion; 0: none */
 	enum timer_wheel timer_wheel;	/* dm-delay timer mode's wheel */
 	sim_ns workqueue_latency;	/* kdelayd: work queued to work run */
 	unsigned ncpus;			/* simulated CPUs (nr_cpu_ids) */
@@ -374,6 +386,11 @@ int scenario_validate(const struct scenario *sc, char *err);
 unsigned job_iodepth(const struct job_conf *j);
 /* True for fio's synchronous engines (sync, psync, vsync, pvsync, pvsync2). */
 bool ioengine_sync(enum ioengine e);
+/* True when an O_SYNC write of engine e is followed by a flush: the
+ * engine writes with a synchronous kiocb (the sync engines, and posixaio,
+ * whose threads call pwrite), so blkdev_write_iter runs
+ * generic_write_sync after it; libaio and io_uring do not (block/fops.c). */
+bool ioengine_osync_flushes(enum ioengine e);
 /* fio's names, for reports: "libaio", "randwrite". */
 const char *ioengine_name(enum ioengine e);
 const char *rw_name(enum rw_mode rw);

@@ -12,6 +12,19 @@
 
 #include "engine.h"
 
+/* dm_table_set_restrictions (drivers/md/dm-table.c): the device has a
+ * write cache when any device under it has one (dm_table_supports_flush;
+ * dm-delay passes its device's on). */
+static bool mpath_write_cache(const struct scenario *sc)
+{
+	unsigned i;
+
+	for (i = 0; i < sc->nr_paths; i++)
+		if (!sc->paths[i].write_through)
+			return true;
+	return false;
+}
+
 int mpath_setup(struct mpath *m, struct sim *s, char *err)
 {
 	const struct scenario *sc = s->sc;
@@ -23,6 +36,7 @@ int mpath_setup(struct mpath *m, struct sim *s, char *err)
 	m->queue_if_no_path = sc->queue_if_no_path;
 	m->sched = sc->sched;
 	m->work.kind = PEV_PROCESS_QUEUED;
+	m->write_cache = mpath_write_cache(sc);
 	return pg_setup(m, err);
 }
 
@@ -52,7 +66,8 @@ static uint64_t bio_start_time(struct mpath *m, const struct sim_io *io)
 	    (!(io->path->pg->ps.type->features & PS_USE_HR_TIMER) ||
 	     !io->mapped))
 		c = START_JIFFIES;
-	return start_stamp_cached(&m->stamp, c, m->hz, io->submit, io->mapped);
+	return start_stamp_cached(&m->stamp, c, m->hz, io->accepted,
+				  io->mapped);
 }
 
 /* The selector's end_io for an I/O last mapped to p, with the start
@@ -65,6 +80,17 @@ static void ps_end_io(struct mpath *m, struct sim_path *p,
 	if (ps->type->end_io)
 		ps->type->end_io(ps, &p->ps, io->bytes, start, m->sim->now);
 	p->stats->end_ios++;
+}
+
+/* The O_SYNC write's own size and path again, its flush over. */
+static void osync_restore(struct sim_io *io)
+{
+	if (io->osync != OSYNC_FLUSH)
+		return;
+	io->ddir = DDIR_WRITE;
+	io->bytes = io->data_bytes;
+	io->path = io->data_path;
+	io->osync = OSYNC_NONE;
 }
 
 /*
@@ -90,6 +116,8 @@ static void mpath_kill(struct mpath *m, struct sim_io *io)
 	}
 	io->path = NULL;
 	trace_hook(m->sim, trace_io_done(m->sim->tr, io, -EIO));
+	osync_restore(io);
+	io->osync = OSYNC_NONE;
 	job_complete(io->job, io, -EIO);
 }
 
@@ -249,6 +277,8 @@ static void mpath_io_error(struct mpath *m, struct sim_io *io)
 	if (!m->nr_valid && !m->queue_if_no_path) {
 		io->path = NULL;
 		trace_hook(s, trace_io_done(s->tr, io, -EIO));
+		osync_restore(io);
+		io->osync = OSYNC_NONE;
 		job_complete(io->job, io, -EIO);
 		return;
 	}
@@ -361,7 +391,10 @@ uint64_t mpath_end_io_start(const struct mpath *m, const struct sim_io *io)
 	return end_io_start(m, io);
 }
 
-void mpath_end_io(struct mpath *m, struct sim_io *io, int error)
+/* dm's end of io: fail_path on an error, the selector's end_io, the
+ * in-flight counts; an error goes on to be requeued or failed here.
+ * Returns true when io succeeded, for its job to take. */
+static inline bool end_io_dm(struct mpath *m, struct sim_io *io, int error)
 {
 	struct sim *s = m->sim;
 	struct sim_path *p = io->path;
@@ -381,8 +414,62 @@ void mpath_end_io(struct mpath *m, struct sim_io *io, int error)
 	s->res->ios_simulated++;
 	if (__builtin_expect(error != 0, 0)) {
 		mpath_io_error(m, io);
-		return;
+		return false;
 	}
+	return true;
+}
+
+void mpath_end_io(struct mpath *m, struct sim_io *io, int error)
+{
+	if (end_io_dm(m, io, error))
+		mpath_io_done(m, io);
+}
+
+void mpath_end_io_sync(struct mpath *m, struct sim_io *io)
+{
+	if (end_io_dm(m, io, 0))
+		cpu_reap(m->sim, io);
+}
+
+/*
+ * An O_SYNC write's data has ended: blkdev_write_iter's
+ * generic_write_sync() now calls blkdev_fsync, whose blkdev_issue_flush
+ * sends an empty REQ_PREFLUSH write through dm (block/fops.c,
+ * include/linux/fs.h; docs/kernel-model.md §11.2).  dm-mpath maps it as
+ * any bio (select_path with 0 bytes), dm-delay holds it in its flush
+ * class, and the write's latency runs until it ends.  Its submission is
+ * charged no CPU time of its own.
+ */
+static void osync_flush(struct mpath *m, struct sim_io *io)
+{
+	io->osync = OSYNC_FLUSH;
+	io->data_bytes = io->bytes;
+	io->data_path = io->path;
+	io->ddir = DDIR_SYNC;
+	io->bytes = 0;
+	io->accepted = m->sim->now;
+	mpath_map(m, io);
+}
+
+/* The job's completion of a successful I/O, and its statistics: the
+ * latency runs from the job's request to now. */
+void mpath_io_done(struct mpath *m, struct sim_io *io)
+{
+	struct sim *s = m->sim;
+	struct sim_path *p;
+
+	if (__builtin_expect(io->osync != OSYNC_NONE, 0)) {
+		/* without a write cache, submit_bio_noacct ends the
+		 * flush before dm sees it: the write is done */
+		if (io->osync == OSYNC_DATA && m->write_cache) {
+			osync_flush(m, io);
+			return;
+		}
+		osync_restore(io);
+		io->osync = OSYNC_NONE;
+	}
+	p = io->path;
+
 	if (s->measuring) {
 		uint64_t lat = s->now - io->submit;
 		unsigned b = lat_bucket(lat);

@@ -5,6 +5,7 @@
  * kthread's sleeps, the scenario keys, and the synchronous writer of §7.6
  * falling into step with the tick.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -530,4 +531,250 @@ Test(dm_delay_sync, ns_expiry_costs_the_delay_plus_the_poll)
 	cr_assert_geq(min, d + svc);
 	/* and HZ no longer matters */
 	cr_assert_float_eq(sync_mean("1000", "2ms", "ns", NULL), m, 1e-9);
+}
+
+/* ---- the dm-delay of the release kernel= names (§7.3, §7.4) ---- */
+
+Test(dm_delay, kernel_picks_the_mode_of_its_release)
+{
+	struct delay_conf c = conf_ms(2, 2);
+
+	/* §7.3: before 6.7 the timer and kdelayd are the only mode */
+	cr_assert_not(delay_use_kthread_in(&c, 6001));
+	cr_assert_not(delay_use_kthread_in(&c, 4011));
+	cr_assert(delay_use_kthread_in(&c, 6007));
+	cr_assert(delay_use_kthread_in(&c, 6010));
+	cr_assert(delay_use_kthread_in(&c, 0), "mainline");
+	/* 6.7-6.9 left the 9-word table's write delay out of max_delay */
+	c = conf_ms(1, 60);
+	c.flush_ms = 1;
+	c.flush_given = true;
+	cr_assert(delay_use_kthread_in(&c, 6007));
+	cr_assert(delay_use_kthread_in(&c, 6009));
+	cr_assert_not(delay_use_kthread_in(&c, 6010));
+	cr_assert_not(delay_use_kthread_in(&c, 0));
+	/* ... which the 6-word table cannot show: flush follows write */
+	c.flush_given = false;
+	cr_assert_not(delay_use_kthread_in(&c, 6007));
+	/* 6.7-6.15 busy-poll whatever kthread_poll says; 6.16+ sleep */
+	c.poll = POLL_SLEEP;
+	cr_assert(delay_busy_poll_in(&c, 6007));
+	cr_assert(delay_busy_poll_in(&c, 6015));
+	cr_assert_not(delay_busy_poll_in(&c, 6016));
+	cr_assert_not(delay_busy_poll_in(&c, 0));
+	c.poll = POLL_BUSY;
+	cr_assert(delay_busy_poll_in(&c, 0));
+}
+
+/* The dm-delay-sync scenario (psync 4k writes, a 50 us device) through
+ * `delay` on kernel `kernel` (NULL: none given) at HZ=100: latencies. */
+static void sync_lat(const char *kernel, const char *delay, uint64_t *min,
+		     uint64_t *max, uint64_t *ios)
+{
+	char err[ERR_MAX] = "";
+	struct run_result res;
+	struct scenario sc;
+
+	cr_assert_eq(scenario_load_builtin(&sc, "dm-delay-sync", err), 0,
+		     "%s", err);
+	if (kernel)
+		cr_assert_eq(scenario_set(&sc, "kernel", kernel, err), 0, "%s",
+			     err);
+	cr_assert_eq(scenario_set(&sc, "delay", delay, err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "runtime", "2s", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "ramp_time", "100ms", err), 0, "%s",
+		     err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &res, err), 0, "%s", err);
+	*min = res.total.lat.min;
+	*max = res.total.lat.max;
+	*ios = res.total.ios;
+	run_result_free(&res);
+	scenario_free(&sc);
+}
+
+Test(dm_delay_sync, kernel_6_1_takes_one_tick_more_in_timer_mode)
+{
+	uint64_t min, max, ios;
+
+	/*
+	 * HZ=100, 2 ms: d = msecs_to_jiffies(2) = 1 (§1.3).  6.1 has the
+	 * timer only (§7.3); on the levels wheel a timer for J + d fires
+	 * when jiffies reaches J + d + 1 (§8.2, §7.5).  A write submitted
+	 * at phase p of tick J is released at the edge of tick J + 2 and
+	 * completes 50 us later, at phase 50 us: the next write is
+	 * submitted there, so each write after the first takes 2 ticks -
+	 * 50 us + 50 us = 20 ms exactly (the first, at phase 0: 20.05 ms,
+	 * before the window).
+	 */
+	sync_lat("6.1", "2ms", &min, &max, &ios);
+	cr_assert_eq(min, 20 * NSEC_PER_MSEC);
+	cr_assert_eq(max, 20 * NSEC_PER_MSEC);
+	cr_assert_eq(ios, 100, "2 s (after the ramp) / 20 ms");
+	/* 20 ms: d = 2, fired at J + 3: 30 ms */
+	sync_lat("6.1", "20ms", &min, &max, &ios);
+	cr_assert_eq(min, 30 * NSEC_PER_MSEC);
+	cr_assert_eq(max, 30 * NSEC_PER_MSEC);
+	/* 6.10's busy kthread releases the bio the instant jiffies reaches
+	 * J + d: one tick for 2 ms, half the 6.1 figure */
+	sync_lat("6.10", "2ms", &min, &max, &ios);
+	cr_assert_eq(min, 10 * NSEC_PER_MSEC);
+	cr_assert_eq(max, 10 * NSEC_PER_MSEC);
+	/* 50 ms and more is timer mode in every release alike */
+	sync_lat("6.1", "50ms", &min, &max, &ios);
+	cr_assert_eq(min, 60 * NSEC_PER_MSEC);
+	sync_lat("6.10", "50ms", &min, &max, &ios);
+	cr_assert_eq(min, 60 * NSEC_PER_MSEC);
+}
+
+Test(dm_delay, kernel_refuses_what_its_release_lacks)
+{
+	static const char text[] =
+		"[multipath]\nkernel = %s\n%s\n[path a]\nservice = exp:1ms\n"
+		"delay = 5ms\n%s\n[j]\nnumber_ios = 1\n";
+	static const struct {
+		const char *kernel, *mp, *path, *err;	/* err NULL: valid */
+	} cases[] = {
+		{ "6.1", "timer_wheel = classic", "", "levels wheel" },
+		{ "6.10", "", "kthread_poll = mainline", "busy-polls" },
+		{ "6.16", "", "kthread_poll = busy", "sleeps between polls" },
+		{ "6.10", "", "kthread_poll = busy", NULL },
+		{ "6.16", "", "kthread_poll = mainline", NULL },
+		{ "6.10", "", "expiry = ns", NULL },	/* a patch on it */
+		{ "6.1", "", "expiry = ns", NULL },	/* warned */
+		{ "6.1", "", "kthread_poll = busy", NULL },	/* warned */
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char buf[512], err[ERR_MAX] = "";
+		struct scenario sc;
+		int r;
+
+		snprintf(buf, sizeof(buf), text, cases[i].kernel, cases[i].mp,
+			 cases[i].path);
+		cr_assert_eq(scenario_parse(&sc, buf, "t.ini", err), 0, "%s",
+			     err);
+		r = scenario_validate(&sc, err);
+		if (cases[i].err) {
+			cr_assert_eq(r, -EINVAL, "case %u", i);
+			cr_assert(strstr(err, cases[i].err), "%s", err);
+		} else {
+			cr_assert_eq(r, 0, "case %u: %s", i, err);
+		}
+		scenario_free(&sc);
+	}
+}
+
+/* ---- O_SYNC and fsync through the block layer (§11.2) ---- */
+
+/* Latency extremes of the dm-delay-sync writer with the overrides
+ * (key, value pairs, NULL ended) on kernel 6.1, HZ=100; per-direction
+ * I/O counts of its one path into ios[] (NULL: not wanted). */
+static void osync_lat(uint64_t *min, uint64_t *max, uint64_t *ios, ...)
+{
+	char err[ERR_MAX] = "";
+	struct run_result res;
+	struct scenario sc;
+	const char *k;
+	va_list ap;
+	unsigned d;
+
+	cr_assert_eq(scenario_load_builtin(&sc, "dm-delay-sync", err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_set(&sc, "kernel", "6.1", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "runtime", "2s", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "ramp_time", "100ms", err), 0, "%s",
+		     err);
+	va_start(ap, ios);
+	while ((k = va_arg(ap, const char *))) {
+		const char *v = va_arg(ap, const char *);
+
+		cr_assert_eq(scenario_set(&sc, k, v, err), 0, "%s: %s", k, err);
+	}
+	va_end(ap);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &res, err), 0, "%s", err);
+	if (min)
+		*min = res.total.lat.min;
+	if (max)
+		*max = res.total.lat.max;
+	for (d = 0; ios && d < DDIR_NR; d++)
+		ios[d] = res.path[0].dir[d] ? res.path[0].dir[d]->ios : 0;
+	run_result_free(&res);
+	scenario_free(&sc);
+}
+
+Test(write_cache, an_osync_write_on_a_write_back_device_is_delayed_twice)
+{
+	uint64_t min, max;
+
+	/* 6.1, HZ=100, 2 ms: the data write takes two ticks (20 ms, see
+	 * kernel_6_1_takes_one_tick_more_in_timer_mode); when it ends,
+	 * generic_write_sync sends the empty preflush, which dm-delay holds
+	 * in its flush class for two ticks more: 40 ms */
+	osync_lat(&min, &max, NULL, "ioengine", "psync", "sync", "1", NULL);
+	cr_assert_eq(min, 40 * NSEC_PER_MSEC);
+	cr_assert_eq(max, 40 * NSEC_PER_MSEC);
+	/* the flush has its own class: 2 ms for the data, 20 ms (3 ticks)
+	 * for the flush, the 9-word table */
+	osync_lat(&min, &max, NULL, "sync", "1", "flush_delay", "20ms", NULL);
+	cr_assert_eq(min, 50 * NSEC_PER_MSEC);
+	cr_assert_eq(max, 50 * NSEC_PER_MSEC);
+	/* write-through (brd): the block layer ends the flush before dm
+	 * sees it, and strips the FUA: the delay once */
+	osync_lat(&min, &max, NULL, "sync", "1", "write_cache", "through",
+		  NULL);
+	cr_assert_eq(min, 20 * NSEC_PER_MSEC);
+	cr_assert_eq(max, 20 * NSEC_PER_MSEC);
+	/* libaio: an asynchronous O_SYNC write is one FUA bio, no flush */
+	osync_lat(&min, &max, NULL, "sync", "1", "ioengine", "libaio", NULL);
+	cr_assert_eq(min, 20 * NSEC_PER_MSEC);
+	/* without sync=1 the write-back device changes nothing */
+	osync_lat(&min, &max, NULL, NULL);
+	cr_assert_eq(max, 20 * NSEC_PER_MSEC);
+}
+
+Test(write_cache, fsync_sends_a_flush_after_every_n_writes_where_cached)
+{
+	uint64_t ios[DDIR_NR];
+
+	/* fsync=2: write, write, sync, ...; each 20 ms on 6.1, one at a
+	 * time: 2 s / 20 ms = 100 bios, two writes to a sync */
+	osync_lat(NULL, NULL, ios, "fsync", "2", NULL);
+	cr_assert_eq(ios[DDIR_WRITE] + ios[DDIR_SYNC], 100);
+	cr_assert_geq(ios[DDIR_WRITE], 2 * ios[DDIR_SYNC]);
+	cr_assert_leq(ios[DDIR_WRITE], 2 * ios[DDIR_SYNC] + 2);
+	/* fdatasync is the same flush on a block device */
+	osync_lat(NULL, NULL, ios, "fdatasync", "2", NULL);
+	cr_assert_eq(ios[DDIR_WRITE] + ios[DDIR_SYNC], 100);
+	/* write-through: every sync ends in the block layer, at once,
+	 * and never reaches the path: the writes go on as without it */
+	osync_lat(NULL, NULL, ios, "fsync", "2", "write_cache", "through",
+		  NULL);
+	cr_assert_eq(ios[DDIR_SYNC], 0);
+	cr_assert_eq(ios[DDIR_WRITE], 100);
+}
+
+Test(write_cache, keys_and_values)
+{
+	static const char text[] =
+		"[path a]\nservice = exp:1ms\nwrite_cache = through\n"
+		"[path b]\nservice = exp:1ms\n[j]\nnumber_ios = 1\nsync = dsync\n"
+		"fsync = 8\n";
+	char err[ERR_MAX] = "";
+	struct scenario sc;
+
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert(sc.paths[0].write_through);
+	cr_assert_not(sc.paths[1].write_through, "back by default");
+	cr_assert(sc.jobs[0].osync);
+	cr_assert_eq(sc.jobs[0].fsync_blocks, 8);
+	cr_assert_eq(scenario_set(&sc, "write_cache", "back", err), 0);
+	cr_assert_not(sc.paths[0].write_through);
+	cr_assert_eq(scenario_set(&sc, "write_cache", "none", err), -EINVAL);
+	cr_assert_eq(scenario_set(&sc, "sync", "none", err), 0, "%s", err);
+	cr_assert_not(sc.jobs[0].osync);
+	cr_assert_eq(scenario_set(&sc, "sync", "maybe", err), -EINVAL);
+	scenario_free(&sc);
 }
