@@ -6,6 +6,8 @@
 #   make test     install what is missing, build, run every fast test
 #   make check-long   the slow statistical tier (longer runs, tighter bounds)
 #   make kernel-check linux-source-6.1's dm-ps-*.c beside mpsim's selectors
+#   make live-check  a grid of dm tables and fio jobs on a running Linux 6.1
+#                 (user-mode-linux) beside mpsim; writes results/live-6.1.md
 #   make bench    simulated I/Os per second of wall time, per selector
 #   make asan     the test suite under AddressSanitizer + UBSan (clang)
 #   make slurm-check  a sweep as a Slurm job array on a one-node cluster
@@ -31,6 +33,8 @@ PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 COMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# mpsim live's harness (live/), which the binary looks for here
+LIVEDIR ?= $(PREFIX)/share/mpsim/live
 
 WARN = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
        -Wpointer-arith -Wwrite-strings -Wundef -Wformat=2 -Wvla \
@@ -65,7 +69,7 @@ FUZZ_CC ?= clang
 SAN     = address,undefined,float-cast-overflow
 
 .PHONY: all run test check-long bench asan valgrind noopt results plots \
-        kernel-check slurm-check \
+        kernel-check slurm-check live-check \
         clean deps results-dm-delay-sync results-alua-failover install uninstall \
         fuzz fuzz-bins fuzz-build fuzz-corpus
 all: mpsim
@@ -117,6 +121,16 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# Where mpsim live finds its harness once installed: a header rewritten
+# only when LIVEDIR changes, so `make install PREFIX=...` rebuilds live.o
+$(BUILD)/livedir.h: FORCE
+	@mkdir -p $(@D)
+	@echo '#define MPSIM_LIVEDIR "$(LIVEDIR)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/cli/live.o: $(BUILD)/livedir.h
+$(BUILD)/cli/live.o: ALL_CFLAGS += -include $(BUILD)/livedir.h
+FORCE:
+
 # The built-in scenarios, compiled in so ./mpsim runs from any directory.
 $(BUILD)/scenarios.c: $(SCN) tests/embed.sh
 	@mkdir -p $(@D)
@@ -162,6 +176,15 @@ test: deps
 kernel-check: deps
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/kernel-check
 	sh tests/kernel-check.sh ./mpsim $(BUILD)/kernel-check $(BUILD)/kernel-src
+
+# The same dm tables and fio jobs on Debian's user-mode-linux kernel and in
+# mpsim (live/grid); fails when an mpsim figure is outside the kernel's
+# spread over repeated runs.  Installs user-mode-linux, linux-source-6.1,
+# fio, dmsetup and kmod if missing.
+live-check: deps
+	@sh .ci/live-deps
+	@$(MAKE) --no-print-directory mpsim
+	LIVE_BUILD=$(BUILD)/live MPSIM=./mpsim python3 live/live.py check --results=results/live-6.1.md
 
 check-long: deps
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests
@@ -301,6 +324,10 @@ plots:
 
 install: mpsim
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR)
+	install -d $(DESTDIR)$(LIVEDIR)/cases $(DESTDIR)$(LIVEDIR)/jobs
+	install -m 644 live/live.py live/guest.sh live/build-module.sh live/grid $(DESTDIR)$(LIVEDIR)
+	install -m 644 live/cases/*.ini $(DESTDIR)$(LIVEDIR)/cases
+	install -m 644 live/jobs/*.fio $(DESTDIR)$(LIVEDIR)/jobs
 	install -m 755 mpsim $(DESTDIR)$(BINDIR)/mpsim
 	install -m 644 docs/mpsim.1 $(DESTDIR)$(MANDIR)/man1/mpsim.1
 	install -m 644 docs/mpsim.bash-completion $(DESTDIR)$(COMPDIR)/mpsim
@@ -308,6 +335,7 @@ install: mpsim
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mpsim $(DESTDIR)$(MANDIR)/man1/mpsim.1 \
 	    $(DESTDIR)$(COMPDIR)/mpsim
+	rm -rf $(DESTDIR)$(LIVEDIR)
 
 # Each fuzz target for FUZZ_S seconds (make fuzz FUZZ_S=600), one after
 # the other, from the committed corpus (never written to: new inputs go
