@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/delay.h"
 #include "workloads/fio.h"
 #include "scenario-int.h"
 
@@ -31,13 +32,62 @@ static int check_delay_mode(const struct scenario *sc, char *err)
 }
 
 /*
+ * kernel= names the release whose dm-delay runs (sim/delay.c,
+ * docs/kernel-model.md §7.3, §7.4) and whose timer wheel (§8.2: every
+ * release mpsim takes, 4.11+, has the levels wheel).  What that release
+ * cannot have is refused: the classic wheel, and a kthread_poll= other
+ * than its own from 6.7 on.  Before 6.7 there is no kthread, so
+ * kthread_poll= and expiry = ns (which acts in kthread mode only) change
+ * nothing: warned.
+ */
+static int check_delay_kernel(const struct scenario *sc, char *err)
+{
+	unsigned k = sc->kernel, maj = k / 1000, min = k % 1000;
+	const struct path_conf *p;
+
+	if (!k)
+		return 0;
+	if (sc->timer_wheel == WHEEL_CLASSIC)
+		return input_error(err, "%s: timer_wheel = classic is the <= "
+				   "4.7 wheel; kernel %u.%u has the levels "
+				   "wheel (4.8+)", sc->name, maj, min);
+	for (p = sc->paths; p < sc->paths + sc->nr_paths; p++) {
+		const struct delay_conf *d = &p->delay;
+		bool busy = k < KERNEL_6_16;
+
+		if (!d->read_ms && !d->write_ms && !d->flush_ms)
+			continue;
+		if (k < KERNEL_6_7 && (d->poll_given || d->expiry == EXPIRY_NS)) {
+			mpsim_warn("%s: [path %s] %s changes nothing: kernel "
+				   "%u.%u's dm-delay has the timer mode only "
+				   "(the kthread came in 6.7)", sc->name,
+				   p->name, d->poll_given ? "kthread_poll" :
+				   "expiry = ns", maj, min);
+			return 0;	/* once: the same for every path */
+		}
+		if (k >= KERNEL_6_7 && d->poll_given &&
+		    (d->poll == POLL_BUSY) != busy)
+			return input_error(err, "%s: [path %s] kthread_poll = "
+					   "%s is not kernel %u.%u's: its "
+					   "kthread %s", sc->name, p->name,
+					   busy ? "mainline" : "busy", maj, min,
+					   busy ? "busy-polls (the sleeps came "
+					   "in 6.16)" : "sleeps between polls "
+					   "(since 6.16)");
+	}
+	return 0;
+}
+
+/*
  * A path on which an I/O takes no time at all: its service can only draw
  * 0 (fixed:0, uniform:0,0), it has no latency, and no dm-delay class
  * holds every I/O back.  A closed loop on it completes and resubmits at
  * one instant forever, so the clock never moves and the run never ends;
  * such a path is refused rather than given a made-up minimum cost.  (A
  * per-byte cost proves nothing: a flush has no bytes, and a fast enough
- * bandwidth rounds to 0 ns.)
+ * bandwidth rounds to 0 ns.)  A synchronous device (service = sync) is
+ * such a path unless the I/O costs CPU time (submit_cpu, complete_cpu),
+ * which is what paces a brd in the kernel.
  */
 static int check_progress(const struct scenario *sc, char *err)
 {
@@ -52,8 +102,17 @@ static int check_progress(const struct scenario *sc, char *err)
 		d = &p->delay;
 		flush = d->flush_given ? d->flush_ms : d->write_ms;
 		if (p->service.hi > 0 || p->service.mean > 0 || p->latency ||
-		    (d->read_ms && d->write_ms && flush))
+		    (d->read_ms && d->write_ms && flush) || sc->submit_cpu ||
+		    sc->complete_cpu)
 			continue;
+		if (p->service.kind == DIST_SYNC)
+			return input_error(err, "%s: [path %s]: service = sync "
+					   "ends an I/O the instant it is "
+					   "submitted, so the clock could stop "
+					   "for good; give the I/O a CPU time "
+					   "(submit_cpu, complete_cpu) or the "
+					   "path a dm-delay on every class",
+					   sc->name, p->name);
 		return input_error(err, "%s: [path %s]: an I/O would take no "
 				   "time (its service time is always 0 and "
 				   "it has no latency), so the clock could "
@@ -159,6 +218,8 @@ int scenario_validate(const struct scenario *sc, char *err)
 		r = check_table(sc, err);
 	if (!r)
 		r = check_delay_mode(sc, err);
+	if (!r)
+		r = check_delay_kernel(sc, err);
 	if (!r)
 		r = check_progress(sc, err);
 	for (j = sc->jobs; !r && j < sc->jobs + sc->nr_jobs; j++) {

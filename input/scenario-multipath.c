@@ -211,6 +211,9 @@ static void warn_unknown_stable(unsigned major, unsigned minor, unsigned sub)
  *             (ktime in the stable releases above)
  *   5.18      bio start stamp jiffies, select_path reads ktime
  *   5.19+     bio start stamp ktime (DM_PS_USE_HR_TIMER), ktime
+ * The release also picks dm-delay's mode and polling (sim/delay.c,
+ * delay_use_kthread_in, §7.4), checked against the path keys once the
+ * scenario is read (scenario-check.c).
  * X.Y alone is the X.Y.0 release.  Older kernels are refused: before 4.11
  * the selectors honoured repeat_count (§2.5), which mpsim does not model;
  * so are kernels after 6.x, which the table cannot vouch for.
@@ -328,6 +331,17 @@ int set_timer_wheel(struct target *t, const char *v, char *err)
 		return input_error(err, "unknown timer wheel '" SHOW "' (use "
 				   "levels, v4.8+, or classic, <= v4.7)", v);
 	return 0;
+}
+
+/* The CPU time of each I/O's submission and completion (sim/cpu.c). */
+int set_submit_cpu(struct target *t, const char *v, char *err)
+{
+	return parse_duration(v, 0, &t->sc->submit_cpu, err);
+}
+
+int set_complete_cpu(struct target *t, const char *v, char *err)
+{
+	return parse_duration(v, 0, &t->sc->complete_cpu, err);
 }
 
 int set_workqueue_latency(struct target *t, const char *v, char *err)

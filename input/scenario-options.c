@@ -80,6 +80,8 @@ static const struct option options[] = {
 	  "--delay=60 --runtime=1s" },
 	{ "workqueue_latency", SEC_MULTIPATH, 0, set_workqueue_latency, "1ms",
 	  "--delay=60 --runtime=1s" },
+	{ "submit_cpu", SEC_MULTIPATH, 0, set_submit_cpu, "20us", "" },
+	{ "complete_cpu", SEC_MULTIPATH, 0, set_complete_cpu, "20us", "" },
 	{ "ncpus", SEC_MULTIPATH, 0, set_ncpus, "8", IOA },
 	{ "numa_nodes", SEC_MULTIPATH, 0, set_numa_nodes, "2", IOA },
 	{ "fail", SEC_MULTIPATH, 0, set_fail, "sdd at 20ms", "" },

@@ -14,8 +14,15 @@ int set_slots(struct target *t, const char *v, char *err)
 	return parse_count(v, 0, MAX_SLOTS, &t->path->slots, err);
 }
 
+/* A distribution, or `sync`: a device that ends each bio inside
+ * submit_bio, in its submitter's context (sim/path.c path_sync). */
 int set_service(struct target *t, const char *v, char *err)
 {
+	if (!strcmp(v, "sync")) {
+		memset(&t->path->service, 0, sizeof(t->path->service));
+		t->path->service.kind = DIST_SYNC;
+		return 0;
+	}
 	return parse_dist(v, &t->path->service, err);
 }
 
@@ -134,6 +141,7 @@ int set_kthread_poll(struct target *t, const char *v, char *err)
 		return input_error(err, "'" SHOW "' is not mainline (6.16+ "
 				   "sleeps between polls) or busy (6.7-6.15)",
 				   v);
+	t->path->delay.poll_given = true;
 	return 0;
 }
 

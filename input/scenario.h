@@ -34,6 +34,8 @@ enum dist_kind {
 	DIST_UNIFORM,		/* uniform:LO,HI */
 	DIST_LOGNORMAL,		/* lognormal:MEAN,CV */
 	DIST_GAMMA,		/* gamma:MEAN,CV */
+	DIST_SYNC,		/* sync: ends inside submit_bio (brd, zram);
+				   a path's service only, not parse_dist's */
 };
 
 /* A service-time distribution, all times in ns. */
@@ -70,6 +72,7 @@ struct delay_conf {
 	bool flush_given;		/* flush_delay= set (9-word table) */
 	enum delay_expiry expiry;
 	enum delay_poll poll;		/* kthread_poll= */
+	bool poll_given;		/* ... set (checked against kernel=) */
 };
 
 /* One [path NAME] section. */
@@ -265,6 +268,8 @@ struct scenario {
 	bool select_sched_clock;	/* select_path reads sched_clock (HST
 					   5.8-5.17), not ktime (5.18+) */
 	struct sched_clock sched;	/* that clock, relative to ktime */
+	sim_ns submit_cpu;		/* CPU time of a submission (sim/cpu.c) */
+	sim_ns complete_cpu;		/* ... and of a completion; 0: none */
 	enum timer_wheel timer_wheel;	/* dm-delay timer mode's wheel */
 	sim_ns workqueue_latency;	/* kdelayd: work queued to work run */
 	unsigned ncpus;			/* simulated CPUs (nr_cpu_ids) */

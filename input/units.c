@@ -402,6 +402,8 @@ int parse_dist(const char *s, struct dist *d, char *err)
 			return bad(err, "%s: the mean must be greater than 0",
 				   buf);
 		break;
+	case DIST_SYNC:		/* not a distribution: set_service's */
+		break;
 	}
 	*d = r;
 	return 0;

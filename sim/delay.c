@@ -40,18 +40,46 @@ bool delay_present(const struct delay_conf *c)
 	return ms[DELAY_READ] || ms[DELAY_WRITE] || ms[DELAY_FLUSH];
 }
 
-bool delay_use_kthread(const struct delay_conf *c)
+/*
+ * The constructor's max_delay (§7.4) in the named release: v6.10+ ("dm-delay:
+ * fix max_delay calculations") takes every class; 6.7-6.9 missed the
+ * write delay of the 9-word table, so only read and flush count there
+ * (with the 3- and 6-word tables flush follows write, and nothing is
+ * missed).
+ */
+static unsigned max_delay(const struct delay_conf *c, unsigned kernel)
 {
 	unsigned ms[DELAY_NR_CLASSES], max = 0, k;
 
-	/* §7.4: kthread iff max_delay < 50 ms, the maximum over every
-	 * class as v6.10+ computes it (6.7-6.9 missed the write delay of
-	 * the 9-word table). */
 	delay_class_ms(c, ms);
-	for (k = 0; k < DELAY_NR_CLASSES; k++)
+	for (k = 0; k < DELAY_NR_CLASSES; k++) {
+		if (k == DELAY_WRITE && kernel && kernel < KERNEL_6_10)
+			continue;
 		if (ms[k] > max)
 			max = ms[k];
-	return max < DELAY_KTHREAD_MAX_MS;
+	}
+	return max;
+}
+
+bool delay_use_kthread_in(const struct delay_conf *c, unsigned kernel)
+{
+	/* §7.3: before 6.7 (70bbeb29fab0) the timer is the only mode */
+	if (kernel && kernel < KERNEL_6_7)
+		return false;
+	return max_delay(c, kernel) < DELAY_KTHREAD_MAX_MS;
+}
+
+bool delay_use_kthread(const struct delay_conf *c)
+{
+	return delay_use_kthread_in(c, 0);
+}
+
+bool delay_busy_poll_in(const struct delay_conf *c, unsigned kernel)
+{
+	/* §7.4: 6.7-6.15 spin; the fsleep polls came in 6.16 (9ec4fca1244b) */
+	if (kernel)
+		return kernel < KERNEL_6_16;
+	return c->poll == POLL_BUSY;
 }
 
 unsigned delay_sleep_us(const struct delay_conf *c)
@@ -107,11 +135,11 @@ void delay_setup(struct sim *s, uint64_t seed)
 		for (k = 0; k < DELAY_NR_CLASSES; k++)
 			dc->delay_jiffies[k] =
 				msecs_to_jiffies(dc->hz, dc->delay_ms[k]);
-		dc->kthread = delay_use_kthread(c);
+		dc->kthread = delay_use_kthread_in(c, s->sc->kernel);
 		/* §7.6: the patch keeps ns only where the kthread polls;
 		 * timer mode keeps its jiffies expiry. */
 		dc->ns_expiry = dc->kthread && c->expiry == EXPIRY_NS;
-		dc->busy_poll = c->poll == POLL_BUSY;
+		dc->busy_poll = delay_busy_poll_in(c, s->sc->kernel);
 		dc->sleep_us = delay_sleep_us(c);
 		dc->wake_at = SIM_NEVER;
 		tw_timer_init(&dc->timer, dc);

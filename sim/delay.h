@@ -96,8 +96,19 @@ void delay_class_ms(const struct delay_conf *c,
 		    unsigned ms[DELAY_NR_CLASSES]);
 /* True when the path has a layer at all (some class delay non-zero). */
 bool delay_present(const struct delay_conf *c);
+/* The releases whose dm-delay differs (kernel= as major*1000+minor). */
+#define KERNEL_6_7	6007	/* kthread mode (70bbeb29fab0) */
+#define KERNEL_6_10	6010	/* max_delay over every class */
+#define KERNEL_6_16	6016	/* the kthread sleeps between polls */
+
 /* Kthread mode iff the largest class delay is under 50 ms (v6.10+). */
 bool delay_use_kthread(const struct delay_conf *c);
+/* The same in the release `kernel` (0: mainline): never before 6.7, and
+ * 6.7-6.9's max_delay leaves out the 9-word table's write delay. */
+bool delay_use_kthread_in(const struct delay_conf *c, unsigned kernel);
+/* Whether the kthread busy-polls: 6.7-6.15; mainline (kernel 0): as
+ * kthread_poll= says. */
+bool delay_busy_poll_in(const struct delay_conf *c, unsigned kernel);
 /* worker_sleep_us (6.16+): min(1000, min_delay * 1000 / 8), min_delay
  * the smallest non-zero class delay in ms. */
 unsigned delay_sleep_us(const struct delay_conf *c);

@@ -48,8 +48,11 @@ struct sim_io {
 				   write, a trim or a flush) */
 	uint8_t ddir;		/* what it is: enum fio_ddir (a sync is an
 				   empty flush) */
-	sim_ns submit;		/* the workload handed it to dm (the original
-				   bio's dm_io->start_time is taken here) */
+	sim_ns submit;		/* the workload asked for it: its latency
+				   counts from here */
+	sim_ns accepted;	/* dm took it, after its submission's CPU
+				   time (sim/cpu.c): the original bio's
+				   dm_io->start_time is taken here */
 	sim_ns mapped;		/* select_path chose its path */
 	sim_ns dispatch;	/* a device slot took it (blk_mq_start_request) */
 	uint64_t start_time;	/* what end_io will be given, bio mode */
@@ -232,6 +235,8 @@ struct sim {
 	struct run_result *res;
 	struct path_ev *pev;		/* scenario's fail/reinstate events */
 	struct delay_cpu *delay_cpu;	/* dm-delay's timer base; NULL: none */
+	sim_ns submit_cpu, complete_cpu; /* CPU time per I/O (sim/cpu.c) */
+	sim_ns *cpu_free;		/* per CPU: when its queued work ends */
 	struct tracer *tr;		/* --trace/--blktrace; NULL: none */
 	sim_ns mark;			/* the EV_MARK event pending, or
 					   UINT64_MAX: none */
@@ -257,6 +262,18 @@ void path_done(struct sim_path *p, struct sim_io *io);		/* EV_DEV_DONE */
 void path_stats_open(struct sim_path *p);
 void path_stats_close(struct sim_path *p);
 
+/* ---- sim/cpu.c: the CPU time of submission and completion ---- */
+void cpu_setup(struct sim *s);
+void cpu_teardown(struct sim *s);
+/* EV_CPU_SUBMIT: the submission's CPU time is over: dm maps the I/O. */
+void cpu_submitted(struct sim *s, struct sim_io *io);
+/* A device completed io: dm's end_io once the CPU has served the
+ * completion (EV_CPU_END_IO), at once when it costs nothing. */
+void cpu_end_io(struct sim *s, struct sim_io *io);
+/* dm ended io inside its submission (a synchronous device): the job
+ * reaps it after the completion's CPU time (EV_CPU_REAP). */
+void cpu_reap(struct sim *s, struct sim_io *io);
+
 /* ---- sim/mpath.c ---- */
 int mpath_setup(struct mpath *m, struct sim *s, char *err);
 void mpath_teardown(struct mpath *m);
@@ -269,6 +286,11 @@ sim_ns mpath_select_now(const struct mpath *m);
 uint64_t mpath_end_io_start(const struct mpath *m, const struct sim_io *io);
 /* The path finished the I/O (error != 0: the path failed it). */
 void mpath_end_io(struct mpath *m, struct sim_io *io, int error);
+/* The same for a device that ended it inside its submission: dm's
+ * end_io now, the job's completion after cpu_reap. */
+void mpath_end_io_sync(struct mpath *m, struct sim_io *io);
+/* EV_CPU_REAP: the job takes an I/O dm has ended. */
+void mpath_io_done(struct mpath *m, struct sim_io *io);
 /* fail_path() and reinstate_path() (dm-mpath's, docs/kernel-model.md §2); no-ops
  * on a path already in that state. */
 void mpath_fail_path(struct mpath *m, struct sim_path *p);

@@ -11,7 +11,8 @@
 /* ORDER EV */
 const char *const ev_kind_name[EV_NR_KINDS] = {
 	"dev-arrive", "dev-done", "job-arrival", "ramp-end", "run-end",
-	"path-event", "delay-wake", "job-wake", "mark",
+	"path-event", "delay-wake", "job-wake", "cpu-submit", "cpu-end-io",
+	"cpu-reap", "mark",
 };
 
 void evq_init(struct evq *q)

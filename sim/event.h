@@ -27,6 +27,9 @@ enum ev_kind {
 	EV_PATH_EVENT,		/* a scripted fail/reinstate of a path */
 	EV_DELAY_WAKE,		/* a dm-delay layer polls or its timer fires */
 	EV_JOB_WAKE,		/* a job's own timer (thinktime, replay) */
+	EV_CPU_SUBMIT,		/* a submission's CPU time is over */
+	EV_CPU_END_IO,		/* a completion's CPU time is over */
+	EV_CPU_REAP,		/* ... of one dm ended synchronously */
 	EV_MARK,		/* an interval boundary or a look at the
 				   wall clock (sim_mark); not counted */
 	EV_NR_KINDS

@@ -195,6 +195,15 @@ void sim_loop(struct sim *s)
 		case EV_DELAY_WAKE:
 			delay_wake(s, e.obj);
 			break;
+		case EV_CPU_SUBMIT:
+			cpu_submitted(s, e.obj);
+			break;
+		case EV_CPU_END_IO:
+			mpath_end_io(&s->mp, e.obj, 0);
+			break;
+		case EV_CPU_REAP:
+			mpath_io_done(&s->mp, e.obj);
+			break;
 		case EV_MARK:
 			n--;
 			/* the last event: the run ended before it */

@@ -52,7 +52,8 @@ static uint64_t bio_start_time(struct mpath *m, const struct sim_io *io)
 	    (!(io->path->pg->ps.type->features & PS_USE_HR_TIMER) ||
 	     !io->mapped))
 		c = START_JIFFIES;
-	return start_stamp_cached(&m->stamp, c, m->hz, io->submit, io->mapped);
+	return start_stamp_cached(&m->stamp, c, m->hz, io->accepted,
+				  io->mapped);
 }
 
 /* The selector's end_io for an I/O last mapped to p, with the start
@@ -361,7 +362,10 @@ uint64_t mpath_end_io_start(const struct mpath *m, const struct sim_io *io)
 	return end_io_start(m, io);
 }
 
-void mpath_end_io(struct mpath *m, struct sim_io *io, int error)
+/* dm's end of io: fail_path on an error, the selector's end_io, the
+ * in-flight counts; an error goes on to be requeued or failed here.
+ * Returns true when io succeeded, for its job to take. */
+static inline bool end_io_dm(struct mpath *m, struct sim_io *io, int error)
 {
 	struct sim *s = m->sim;
 	struct sim_path *p = io->path;
@@ -381,8 +385,30 @@ void mpath_end_io(struct mpath *m, struct sim_io *io, int error)
 	s->res->ios_simulated++;
 	if (__builtin_expect(error != 0, 0)) {
 		mpath_io_error(m, io);
-		return;
+		return false;
 	}
+	return true;
+}
+
+void mpath_end_io(struct mpath *m, struct sim_io *io, int error)
+{
+	if (end_io_dm(m, io, error))
+		mpath_io_done(m, io);
+}
+
+void mpath_end_io_sync(struct mpath *m, struct sim_io *io)
+{
+	if (end_io_dm(m, io, 0))
+		cpu_reap(m->sim, io);
+}
+
+/* The job's completion of a successful I/O, and its statistics: the
+ * latency runs from the job's request to now. */
+void mpath_io_done(struct mpath *m, struct sim_io *io)
+{
+	struct sim *s = m->sim;
+	struct sim_path *p = io->path;
+
 	if (s->measuring) {
 		uint64_t lat = s->now - io->submit;
 		unsigned b = lat_bucket(lat);

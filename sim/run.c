@@ -59,6 +59,15 @@ static double run_mean_bytes(const struct scenario *sc)
 	return w > 0 ? sum / w : 0;
 }
 
+static unsigned sync_paths(const struct scenario *sc)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < sc->nr_paths; i++)
+		n += sc->paths[i].service.kind == DIST_SYNC;
+	return n;
+}
+
 void best_shares(const struct scenario *sc, double *best)
 {
 	double sum = 0, bytes = run_mean_bytes(sc);
@@ -71,6 +80,15 @@ void best_shares(const struct scenario *sc, double *best)
 		 * so the mean of the costs is the cost of the mean) */
 		double cost = c->service.mean;
 		unsigned k = c->slots ? c->slots : 1;
+
+		/* a device that ends a bio inside submit_bio costs nothing
+		 * of its own: k/c is unbounded, and such paths share the
+		 * capacity (the limit of k/c as c goes to 0) */
+		if (sync_paths(sc)) {
+			best[i] = c->service.kind == DIST_SYNC;
+			sum += best[i];
+			continue;
+		}
 
 		if (c->bandwidth)
 			cost += 1e9 * bytes / (double)c->bandwidth;
@@ -163,6 +181,7 @@ static void sim_free(struct sim *s)
 	mpath_teardown(&s->mp);
 	fault_teardown(s);
 	delay_teardown(s);
+	cpu_teardown(s);
 	for (i = 0; i < s->nr_paths; i++)
 		path_teardown(&s->paths[i]);
 	for (i = 0; i < s->nr_jobs; i++)
@@ -218,6 +237,7 @@ int run_scenario_watched(const struct scenario *sc, uint64_t seed,
 	}
 	best_shares(sc, res->best);
 	delay_setup(&s, seed);
+	cpu_setup(&s);
 
 	/* fio runs ramp_time first and then runtime on top of it; the
 	 * jobs' limits wait for the ramp's end (job_window_open) */

@@ -11,8 +11,8 @@
  *                job_wake (EV_JOB_WAKE); the ramp's end, job_window_open
  *   sim/mpath.c  the multipath device is done with an I/O: job_complete
  *
- * Workload -> engine (defined in sim/mpath.c, sim/loop.c):
- *   mpath_map              submit an I/O to the multipath device
+ * Workload -> engine (defined in sim/cpu.c, sim/loop.c):
+ *   sim_submit             submit an I/O to the multipath device
  *   sim_io_get, sim_io_put take an I/O from the run's pool, give it back
  *   sim_job_done           a clone has issued all and has none in flight
  *   sim_schedule           a job's own timers (engine.h: inline, as every
@@ -67,8 +67,10 @@ void job_window(const struct scenario *sc, sim_ns *ramp, sim_ns *runtime);
 /* The mean size of the job's I/Os (rw mix, bs, bsrange, bssplit). */
 double bs_mean(const struct job_conf *c);
 
-/* ---- workload -> engine: sim/mpath.c ---- */
-/* Map an I/O the workload submitted (or one sent down again). */
+/* ---- workload -> engine: sim/cpu.c, sim/mpath.c ---- */
+/* Submit an I/O: dm maps it after the submission's CPU time. */
+void sim_submit(struct sim *s, struct sim_io *io);
+/* Map an I/O (the workload's, or one sent down again). */
 void mpath_map(struct mpath *m, struct sim_io *io);
 
 /* ---- workload -> engine: sim/loop.c ---- */

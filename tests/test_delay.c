@@ -531,3 +531,136 @@ Test(dm_delay_sync, ns_expiry_costs_the_delay_plus_the_poll)
 	/* and HZ no longer matters */
 	cr_assert_float_eq(sync_mean("1000", "2ms", "ns", NULL), m, 1e-9);
 }
+
+/* ---- the dm-delay of the release kernel= names (§7.3, §7.4) ---- */
+
+Test(dm_delay, kernel_picks_the_mode_of_its_release)
+{
+	struct delay_conf c = conf_ms(2, 2);
+
+	/* §7.3: before 6.7 the timer and kdelayd are the only mode */
+	cr_assert_not(delay_use_kthread_in(&c, 6001));
+	cr_assert_not(delay_use_kthread_in(&c, 4011));
+	cr_assert(delay_use_kthread_in(&c, 6007));
+	cr_assert(delay_use_kthread_in(&c, 6010));
+	cr_assert(delay_use_kthread_in(&c, 0), "mainline");
+	/* 6.7-6.9 left the 9-word table's write delay out of max_delay */
+	c = conf_ms(1, 60);
+	c.flush_ms = 1;
+	c.flush_given = true;
+	cr_assert(delay_use_kthread_in(&c, 6007));
+	cr_assert(delay_use_kthread_in(&c, 6009));
+	cr_assert_not(delay_use_kthread_in(&c, 6010));
+	cr_assert_not(delay_use_kthread_in(&c, 0));
+	/* ... which the 6-word table cannot show: flush follows write */
+	c.flush_given = false;
+	cr_assert_not(delay_use_kthread_in(&c, 6007));
+	/* 6.7-6.15 busy-poll whatever kthread_poll says; 6.16+ sleep */
+	c.poll = POLL_SLEEP;
+	cr_assert(delay_busy_poll_in(&c, 6007));
+	cr_assert(delay_busy_poll_in(&c, 6015));
+	cr_assert_not(delay_busy_poll_in(&c, 6016));
+	cr_assert_not(delay_busy_poll_in(&c, 0));
+	c.poll = POLL_BUSY;
+	cr_assert(delay_busy_poll_in(&c, 0));
+}
+
+/* The dm-delay-sync scenario (psync 4k writes, a 50 us device) through
+ * `delay` on kernel `kernel` (NULL: none given) at HZ=100: latencies. */
+static void sync_lat(const char *kernel, const char *delay, uint64_t *min,
+		     uint64_t *max, uint64_t *ios)
+{
+	char err[ERR_MAX] = "";
+	struct run_result res;
+	struct scenario sc;
+
+	cr_assert_eq(scenario_load_builtin(&sc, "dm-delay-sync", err), 0,
+		     "%s", err);
+	if (kernel)
+		cr_assert_eq(scenario_set(&sc, "kernel", kernel, err), 0, "%s",
+			     err);
+	cr_assert_eq(scenario_set(&sc, "delay", delay, err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "runtime", "2s", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "ramp_time", "100ms", err), 0, "%s",
+		     err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &res, err), 0, "%s", err);
+	*min = res.total.lat.min;
+	*max = res.total.lat.max;
+	*ios = res.total.ios;
+	run_result_free(&res);
+	scenario_free(&sc);
+}
+
+Test(dm_delay_sync, kernel_6_1_takes_one_tick_more_in_timer_mode)
+{
+	uint64_t min, max, ios;
+
+	/*
+	 * HZ=100, 2 ms: d = msecs_to_jiffies(2) = 1 (§1.3).  6.1 has the
+	 * timer only (§7.3); on the levels wheel a timer for J + d fires
+	 * when jiffies reaches J + d + 1 (§8.2, §7.5).  A write submitted
+	 * at phase p of tick J is released at the edge of tick J + 2 and
+	 * completes 50 us later, at phase 50 us: the next write is
+	 * submitted there, so each write after the first takes 2 ticks -
+	 * 50 us + 50 us = 20 ms exactly (the first, at phase 0: 20.05 ms,
+	 * before the window).
+	 */
+	sync_lat("6.1", "2ms", &min, &max, &ios);
+	cr_assert_eq(min, 20 * NSEC_PER_MSEC);
+	cr_assert_eq(max, 20 * NSEC_PER_MSEC);
+	cr_assert_eq(ios, 100, "2 s (after the ramp) / 20 ms");
+	/* 20 ms: d = 2, fired at J + 3: 30 ms */
+	sync_lat("6.1", "20ms", &min, &max, &ios);
+	cr_assert_eq(min, 30 * NSEC_PER_MSEC);
+	cr_assert_eq(max, 30 * NSEC_PER_MSEC);
+	/* 6.10's busy kthread releases the bio the instant jiffies reaches
+	 * J + d: one tick for 2 ms, half the 6.1 figure */
+	sync_lat("6.10", "2ms", &min, &max, &ios);
+	cr_assert_eq(min, 10 * NSEC_PER_MSEC);
+	cr_assert_eq(max, 10 * NSEC_PER_MSEC);
+	/* 50 ms and more is timer mode in every release alike */
+	sync_lat("6.1", "50ms", &min, &max, &ios);
+	cr_assert_eq(min, 60 * NSEC_PER_MSEC);
+	sync_lat("6.10", "50ms", &min, &max, &ios);
+	cr_assert_eq(min, 60 * NSEC_PER_MSEC);
+}
+
+Test(dm_delay, kernel_refuses_what_its_release_lacks)
+{
+	static const char text[] =
+		"[multipath]\nkernel = %s\n%s\n[path a]\nservice = exp:1ms\n"
+		"delay = 5ms\n%s\n[j]\nnumber_ios = 1\n";
+	static const struct {
+		const char *kernel, *mp, *path, *err;	/* err NULL: valid */
+	} cases[] = {
+		{ "6.1", "timer_wheel = classic", "", "levels wheel" },
+		{ "6.10", "", "kthread_poll = mainline", "busy-polls" },
+		{ "6.16", "", "kthread_poll = busy", "sleeps between polls" },
+		{ "6.10", "", "kthread_poll = busy", NULL },
+		{ "6.16", "", "kthread_poll = mainline", NULL },
+		{ "6.10", "", "expiry = ns", NULL },	/* a patch on it */
+		{ "6.1", "", "expiry = ns", NULL },	/* warned */
+		{ "6.1", "", "kthread_poll = busy", NULL },	/* warned */
+	};
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char buf[512], err[ERR_MAX] = "";
+		struct scenario sc;
+		int r;
+
+		snprintf(buf, sizeof(buf), text, cases[i].kernel, cases[i].mp,
+			 cases[i].path);
+		cr_assert_eq(scenario_parse(&sc, buf, "t.ini", err), 0, "%s",
+			     err);
+		r = scenario_validate(&sc, err);
+		if (cases[i].err) {
+			cr_assert_eq(r, -EINVAL, "case %u", i);
+			cr_assert(strstr(err, cases[i].err), "%s", err);
+		} else {
+			cr_assert_eq(r, 0, "case %u: %s", i, err);
+		}
+		scenario_free(&sc);
+	}
+}

@@ -528,12 +528,14 @@ void fio_warn_jobs(const struct scenario *sc)
 		char what[ERR_MAX];
 
 		/* fio spins thinktime_spin of the stall and sleeps the
-		 * rest: with no CPU time modelled, the stall is the same */
+		 * rest: a spin holds no simulated CPU (sim/cpu.c charges
+		 * submissions and completions only), so the stall is the
+		 * same */
 		if (j->thinktime_spin && j->thinktime_spin <= j->thinktime) {
 			snprintf(what, sizeof(what), "job %.40s: "
-				 "thinktime_spin changes nothing (no CPU time "
-				 "is modelled: the stall is thinktime, spun or "
-				 "slept)", j->name);
+				 "thinktime_spin changes nothing (a spin holds "
+				 "no simulated CPU: the stall is thinktime, "
+				 "spun or slept)", j->name);
 			warn_once("thinktime_spin", sc->name, what);
 		}
 		/* fio: the first job has nothing above it to wait for */

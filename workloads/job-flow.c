@@ -312,7 +312,7 @@ static void flow_commit(struct job *j)
 	while ((io = fifo_pop(&f->batch))) {
 		io->submit = s->now;
 		j->inflight++;
-		mpath_map(&s->mp, io);
+		sim_submit(s, io);
 	}
 }
 

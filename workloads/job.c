@@ -185,7 +185,7 @@ static void job_submit(struct job *j)
 	io->submit = s->now;
 	j->issued++;
 	j->inflight++;
-	mpath_map(&s->mp, io);
+	sim_submit(s, io);
 }
 
 void job_next_arrival(struct job *j)

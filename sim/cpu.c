@@ -1,0 +1,86 @@
+/*
+ * cpu.c: the CPU time an I/O costs (docs/kernel-model.md §11.3).  Each
+ * simulated CPU is one FIFO server of two per-I/O costs, charged on the
+ * CPU of the job clone that submitted the I/O (workloads/cpus.c):
+ *   submit_cpu    fio's submission, the system call, dm's map: the I/O
+ *                 reaches the multipath device when its turn on the CPU
+ *                 ends;
+ *   complete_cpu  the completion interrupt, dm's end_io, fio's reaping:
+ *                 a device's completion waits for the CPU behind any
+ *                 earlier work (a submission in progress, other
+ *                 completions), so the path's in-flight count drops only
+ *                 when its turn ends.
+ * A device that completes inside submit_bio (`service = sync`: brd,
+ * zram) ends the bio in its submitter's context, at once; only the
+ * job's reaping then waits for the CPU (cpu_reap).
+ *
+ * Cost: nothing with both costs 0 (the default): the calls go straight
+ * through and no event is added, so such a run is the run it always was.
+ * Otherwise one event per cost; a CPU is one sim_ns, the instant its
+ * queued work ends.
+ */
+#include <stdlib.h>
+
+#include "engine.h"
+
+/* The instant work of `cost` ns asked for now on CPU c ends: after all
+ * the work queued before it, FIFO. */
+static sim_ns cpu_take(struct sim *s, unsigned c, sim_ns cost)
+{
+	sim_ns start = s->cpu_free[c] > s->now ? s->cpu_free[c] : s->now;
+
+	s->cpu_free[c] = start + cost;
+	return start + cost;
+}
+
+void cpu_setup(struct sim *s)
+{
+	const struct scenario *sc = s->sc;
+
+	s->submit_cpu = sc->submit_cpu;
+	s->complete_cpu = sc->complete_cpu;
+	s->cpu_free = xcalloc(sc->ncpus ? sc->ncpus : 1, sizeof(*s->cpu_free));
+}
+
+void cpu_teardown(struct sim *s)
+{
+	free(s->cpu_free);
+	s->cpu_free = NULL;
+}
+
+void sim_submit(struct sim *s, struct sim_io *io)
+{
+	if (__builtin_expect(!s->submit_cpu, 1)) {
+		io->accepted = s->now;
+		mpath_map(&s->mp, io);
+		return;
+	}
+	sim_schedule(s, cpu_take(s, io->job->cpu, s->submit_cpu),
+		     EV_CPU_SUBMIT, io);
+}
+
+void cpu_submitted(struct sim *s, struct sim_io *io)
+{
+	io->accepted = s->now;
+	mpath_map(&s->mp, io);
+}
+
+void cpu_end_io(struct sim *s, struct sim_io *io)
+{
+	if (__builtin_expect(!s->complete_cpu, 1)) {
+		mpath_end_io(&s->mp, io, 0);
+		return;
+	}
+	sim_schedule(s, cpu_take(s, io->job->cpu, s->complete_cpu),
+		     EV_CPU_END_IO, io);
+}
+
+/* A completion dm already ended (a synchronous device): the job reaps
+ * it after its turn on the CPU, and never inside the submission that
+ * ended it (an event, even at cost 0, so a closed loop does not recurse
+ * into its next submission). */
+void cpu_reap(struct sim *s, struct sim_io *io)
+{
+	sim_schedule(s, cpu_take(s, io->job->cpu, s->complete_cpu),
+		     EV_CPU_REAP, io);
+}

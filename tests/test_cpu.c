@@ -1,0 +1,282 @@
+/*
+ * test_cpu.c: the CPU time of an I/O (sim/cpu.c, docs/kernel-model.md
+ * §11) against worked examples and queueing theory, and the device that
+ * ends a bio inside submit_bio (service = sync, brd-like): its path never
+ * shows a bio in flight to the selector, so service-time and queue-length
+ * keep one bio on each slow path, as the kernel does.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "sim/run.h"
+#include "input/scenario.h"
+#include "sim/trace.h"
+
+#define MAX_SEEN	4
+
+/* What the selector saw, from the trace's map records: per path (by its
+ * position in the scenario) the most bios in flight on it at a choice,
+ * and how often it was chosen. */
+struct seen {
+	char name[MAX_SEEN][16];
+	unsigned n;
+	uint64_t max_inflight[MAX_SEEN];
+	uint64_t chosen[MAX_SEEN];
+};
+
+static unsigned seen_index(struct seen *w, const char *name, size_t len)
+{
+	unsigned i;
+
+	for (i = 0; i < w->n; i++)
+		if (strlen(w->name[i]) == len && !strncmp(w->name[i], name, len))
+			return i;
+	cr_assert_lt(w->n, MAX_SEEN);
+	cr_assert_lt(len, sizeof(w->name[0]));
+	memcpy(w->name[w->n], name, len);
+	w->name[w->n][len] = '\0';
+	return w->n++;
+}
+
+static void seen_read(struct seen *w, const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[4096];
+
+	cr_assert_not_null(f);
+	memset(w, 0, sizeof(*w));
+	while (fgets(line, sizeof(line), f)) {
+		const char *p, *q;
+
+		if (!strstr(line, "\"ev\":\"map\""))
+			continue;
+		p = strstr(line, "\"path\":\"");
+		cr_assert_not_null(p, "%s", line);
+		p += 8;
+		w->chosen[seen_index(w, p, strcspn(p, "\""))]++;
+		p = strstr(line, "\"valid\":[");
+		cr_assert_not_null(p, "%s", line);
+		while ((p = strstr(p, "{\"path\":\""))) {
+			unsigned i;
+			unsigned long long n;
+
+			p += 9;
+			i = seen_index(w, p, strcspn(p, "\""));
+			q = strstr(p, "\"inflight\":");
+			cr_assert_not_null(q);
+			n = strtoull(q + 11, NULL, 10);
+			if (n > w->max_inflight[i])
+				w->max_inflight[i] = n;
+		}
+	}
+	fclose(f);
+}
+
+/* Run the scenario text with the overrides (key, value pairs, NULL
+ * ended); the trace's view into *w when w is given. */
+static void run_text(const char *text, struct run_result *res,
+		     struct seen *w, ...)
+{
+	char err[ERR_MAX] = "", file[] = "/tmp/mpsim-test-cpu-XXXXXX";
+	struct trace_conf tc = { 0 };
+	struct scenario sc;
+	const char *k;
+	va_list ap;
+	int fd;
+
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	va_start(ap, w);
+	while ((k = va_arg(ap, const char *))) {
+		const char *v = va_arg(ap, const char *);
+
+		cr_assert_eq(scenario_set(&sc, k, v, err), 0, "%s=%s: %s", k,
+			     v, err);
+	}
+	va_end(ap);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	if (!w) {
+		cr_assert_eq(run_scenario(&sc, 1, res, err), 0, "%s", err);
+		scenario_free(&sc);
+		return;
+	}
+	fd = mkstemp(file);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	tc.file = file;
+	tc.until = UINT64_MAX;
+	cr_assert_eq(run_scenario_traced(&sc, 1, &tc, res, err), 0, "%s", err);
+	seen_read(w, file);
+	unlink(file);
+	scenario_free(&sc);
+}
+
+/* ---- the CPU as a FIFO server ---- */
+
+static const char one_path[] =
+	"[multipath]\nselector = service-time\n"
+	"[path dev]\nservice = sync\n"
+	"[job]\nrw = write\nioengine = libaio\niodepth = 1\nruntime = 1s\n";
+
+Test(cpu, a_cpu_bound_closed_loop_makes_one_over_s_plus_c)
+{
+	struct run_result res;
+
+	/* depth 1, a device that takes no time: each I/O is 3 us of
+	 * submission, then 2 us of completion, then the next: the latency
+	 * is s + c exactly and the rate 1/(s + c) = 200000 IOPS.  The run
+	 * ends at 1 s, where the 200000th I/O would complete: the run's end
+	 * (scheduled first) comes first, so 199999 are counted. */
+	run_text(one_path, &res, NULL, "submit_cpu", "3us", "complete_cpu",
+		 "2us", NULL);
+	cr_assert_eq(res.total.lat.min, 5000);
+	cr_assert_eq(res.total.lat.max, 5000);
+	cr_assert_eq(res.total.ios, 199999);
+	run_result_free(&res);
+	/* s alone and c alone are the same sum */
+	run_text(one_path, &res, NULL, "submit_cpu", "5us", NULL);
+	cr_assert_eq(res.total.lat.min, 5000);
+	cr_assert_eq(res.total.ios, 199999);
+	run_result_free(&res);
+}
+
+Test(cpu, a_path_of_service_d_at_depth_1_makes_one_over_s_plus_d_plus_c)
+{
+	struct run_result res;
+
+	/* 1/(s + D + c): 3 + 10 + 2 = 15 us an I/O */
+	run_text(one_path, &res, NULL, "submit_cpu", "3us", "complete_cpu",
+		 "2us", "path.dev.service", "fixed:10us", NULL);
+	cr_assert_eq(res.total.lat.min, 15000);
+	cr_assert_eq(res.total.lat.max, 15000);
+	cr_assert_eq(res.total.ios, 66666, "1 s / 15 us, the last cut");
+	run_result_free(&res);
+}
+
+Test(cpu, a_saturated_cpu_keeps_its_rate_and_littles_law_holds)
+{
+	struct run_result res;
+	double mean;
+
+	/* depth 16 on one CPU with a device of 0: the CPU is the bottleneck,
+	 * the rate stays 1/(s + c), and by Little's law each I/O waits
+	 * N / X = 16 x 5 us = 80 us */
+	run_text(one_path, &res, NULL, "submit_cpu", "3us", "complete_cpu",
+		 "2us", "iodepth", "16", "ramp_time", "10ms", NULL);
+	mean = lat_mean(&res.total.lat);
+	cr_assert_eq(res.total.ios, 200000, "1 s of 5 us each");
+	cr_assert_float_eq(mean, 80000.0, 1e-6, "mean %.3f ns", mean);
+	run_result_free(&res);
+	/* two clones on two CPUs: each its own server, twice the rate */
+	run_text(one_path, &res, NULL, "submit_cpu", "3us", "complete_cpu",
+		 "2us", "ncpus", "2", "numjobs", "2", NULL);
+	cr_assert_eq(res.total.ios, 2 * 199999);
+	run_result_free(&res);
+	/* ... and two clones on one CPU share it */
+	run_text(one_path, &res, NULL, "submit_cpu", "3us", "complete_cpu",
+		 "2us", "numjobs", "2", NULL);
+	cr_assert_geq(res.total.ios, 199998);
+	cr_assert_leq(res.total.ios, 200000);
+	run_result_free(&res);
+}
+
+Test(cpu, a_completion_waits_behind_a_submission)
+{
+	struct run_result res;
+	struct seen w;
+
+	/*
+	 * depth 2, s = c = 10 us, a 1 us device.  Both first submissions
+	 * queue on the CPU: I/O 1 is mapped at 10 us, done by the device at
+	 * 11 us, but its completion waits behind I/O 2's submission (10 to
+	 * 20 us) and ends at 30 us: the selector, choosing for I/O 2 at
+	 * 20 us, sees I/O 1 still in flight.  I/O 1's latency is 30 us, and
+	 * with the CPU always busy the rate is 1/(s + c) = 50000 IOPS.
+	 */
+	run_text(one_path, &res, &w, "submit_cpu", "10us", "complete_cpu",
+		 "10us", "iodepth", "2", "path.dev.service", "fixed:1us",
+		 "runtime", "10ms", NULL);
+	cr_assert_eq(w.n, 1);
+	cr_assert_eq(w.max_inflight[0], 1);
+	cr_assert_eq(res.total.lat.min, 30000);
+	cr_assert_eq(res.total.ios, 499, "10 ms / 20 us, the last cut");
+	run_result_free(&res);
+}
+
+/* ---- a device that ends bios in its submitter's context ---- */
+
+static const char brd_and_slow[] =
+	"[multipath]\nhz = 100\nsubmit_cpu = 5us\ncomplete_cpu = 5us\n"
+	"[path brd]\nservice = sync\n"
+	"[path slow1]\nservice = sync\ndelay = 10ms\n"
+	"[path slow2]\nservice = sync\ndelay = 20ms\n"
+	"[job]\nrw = randwrite\nioengine = libaio\niodepth = 64\n"
+	"runtime = 300ms\n";
+
+Test(sync_device, slow_paths_keep_one_bio_each_at_depth_64)
+{
+	static const char *const sel[] = { "service-time", "queue-length" };
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(sel); i++) {
+		struct run_result res;
+		struct seen w;
+
+		run_text(brd_and_slow, &res, &w, "selector", sel[i], NULL);
+		cr_assert_eq(w.n, 3);
+		/* the selector never sees a bio in flight on brd: it ended
+		 * inside its own submission */
+		cr_assert_eq(w.max_inflight[0], 0, "%s: brd", sel[i]);
+		/* so a slow path is chosen only while it has none (brd has
+		 * 0 too, and the list order puts the slow path first): one
+		 * bio at a time on each */
+		cr_assert_eq(w.max_inflight[1], 1, "%s: slow1", sel[i]);
+		cr_assert_eq(w.max_inflight[2], 1, "%s: slow2", sel[i]);
+		/* one bio per 10 ms and per 20 ms (the kthread releases at
+		 * the tick after the due jiffy: 1 and 2 ticks at HZ=100) */
+		cr_assert_geq(w.chosen[1], 29, "%s", sel[i]);
+		cr_assert_leq(w.chosen[1], 31, "%s", sel[i]);
+		cr_assert_geq(w.chosen[2], 14, "%s", sel[i]);
+		cr_assert_leq(w.chosen[2], 16, "%s", sel[i]);
+		run_result_free(&res);
+	}
+}
+
+Test(sync_device, a_1us_device_lets_bios_pile_up_on_the_slow_paths)
+{
+	struct run_result res;
+	struct seen w;
+
+	/* the same table with brd replaced by a 1 us queue: its bios are
+	 * in flight when the next choice comes, so the slow paths win
+	 * choices while they hold bios already */
+	run_text(brd_and_slow, &res, &w, "selector", "service-time",
+		 "path.brd.service", "fixed:1us", NULL);
+	cr_assert_gt(w.max_inflight[0], 0);
+	cr_assert_gt(w.max_inflight[1], 1, "slow1 %llu",
+		     (unsigned long long)w.max_inflight[1]);
+	run_result_free(&res);
+}
+
+Test(sync_device, needs_cpu_time_or_a_delay_on_every_class)
+{
+	static const char text[] =
+		"[path brd]\nservice = sync\n[j]\nnumber_ios = 1\n";
+	char err[ERR_MAX] = "";
+	struct scenario sc;
+
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), -EINVAL);
+	cr_assert(strstr(err, "service = sync ends an I/O"), "%s", err);
+	cr_assert_eq(scenario_set(&sc, "delay", "1ms", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "delay", "0", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "complete_cpu", "1us", err), 0, "%s",
+		     err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	scenario_free(&sc);
+}
