@@ -164,6 +164,7 @@ test: deps
 	sh tests/trace.sh ./mpsim
 	sh tests/blktrace.sh ./mpsim
 	sh tests/cli.sh ./mpsim
+	sh tests/live.sh ./mpsim
 	bash tests/install.sh
 	sh tests/check-citations.sh
 	sh tests/layers.sh
