@@ -66,6 +66,7 @@ int set_queue_if_no_path(struct target *t, const char *v, char *err);
 int set_timer_wheel(struct target *t, const char *v, char *err);
 int set_workqueue_latency(struct target *t, const char *v, char *err);
 int set_submit_cpu(struct target *t, const char *v, char *err);
+int set_write_cache(struct target *t, const char *v, char *err);
 int set_complete_cpu(struct target *t, const char *v, char *err);
 int set_fail(struct target *t, const char *v, char *err);
 int set_reinstate(struct target *t, const char *v, char *err);

@@ -125,6 +125,8 @@ static const struct option options[] = {
 	{ "expiry", SEC_PATH, OPT_EVERY_PATH, set_expiry, "ns", "--delay=1" },
 	{ "kthread_poll", SEC_PATH, OPT_EVERY_PATH, set_kthread_poll, "busy",
 	  "--delay=1" },
+	{ "write_cache", SEC_PATH, OPT_EVERY_PATH, set_write_cache, "through",
+	  LOG },
 
 	{ "rw", SEC_JOB, 0, set_rw, "randread", WD },
 	{ "readwrite", SEC_JOB, 0, set_rw, "randread", WD },

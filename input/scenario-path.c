@@ -145,6 +145,20 @@ int set_kthread_poll(struct target *t, const char *v, char *err)
 	return 0;
 }
 
+/* The block layer's words for a device's cache (the queue's
+ * write_cache attribute): back sends flushes down, through has the block
+ * layer end them (docs/kernel-model.md §11.2). */
+int set_write_cache(struct target *t, const char *v, char *err)
+{
+	if (!strcmp(v, "back") || !strcmp(v, "write back"))
+		t->path->write_through = false;
+	else if (!strcmp(v, "through") || !strcmp(v, "write through"))
+		t->path->write_through = true;
+	else
+		return input_error(err, "'" SHOW "' is not through or back", v);
+	return 0;
+}
+
 /* MAJ:MIN, each a decimal number within the kernel's dev_t (12:20 bits). */
 int set_dev(struct target *t, const char *v, char *err)
 {

@@ -46,6 +46,11 @@ bool ioengine_sync(enum ioengine e)
 	       e != IOENGINE_POSIXAIO;
 }
 
+bool ioengine_osync_flushes(enum ioengine e)
+{
+	return e != IOENGINE_LIBAIO && e != IOENGINE_IO_URING;
+}
+
 unsigned job_iodepth(const struct job_conf *j)
 {
 	return ioengine_sync(j->ioengine) ? 1 : j->iodepth;

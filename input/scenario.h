@@ -91,6 +91,9 @@ struct path_conf {
 					   50 optimized, 10 non-optimized);
 					   default 1, the const prioritizer */
 	struct delay_conf delay;	/* dm-delay layer over the device */
+	bool write_through;		/* write_cache = through: no volatile
+					   cache (QUEUE_FLAG_WC clear, brd);
+					   default back (loop, most disks) */
 };
 
 /* The wheel dm-delay's timer mode arms its timer on (docs/kernel-model.md §8). */
@@ -224,6 +227,10 @@ struct job_conf {
 	bool replay_no_stall;		/* ignore the log's timing */
 	unsigned replay_time_scale;	/* % of the logged rate; default 100 */
 	unsigned replay_skip;		/* 1 << fio_ddir not replayed */
+	bool osync;			/* sync=1|sync|dsync: O_SYNC writes */
+	unsigned fsync_blocks;		/* fsync=N: a sync after every N
+					   writes; 0 none */
+	unsigned fdatasync_blocks;	/* fdatasync=N: the same */
 	struct ps_cpumask cpus;		/* cpus_allowed= / cpumask= */
 	bool cpus_set;			/* ... given; else every CPU */
 };
@@ -376,6 +383,11 @@ int scenario_validate(const struct scenario *sc, char *err);
 unsigned job_iodepth(const struct job_conf *j);
 /* True for fio's synchronous engines (sync, psync, vsync, pvsync, pvsync2). */
 bool ioengine_sync(enum ioengine e);
+/* True when an O_SYNC write of engine e is followed by a flush: the
+ * engine writes with a synchronous kiocb (the sync engines, and posixaio,
+ * whose threads call pwrite), so blkdev_write_iter runs
+ * generic_write_sync after it; libaio and io_uring do not (block/fops.c). */
+bool ioengine_osync_flushes(enum ioengine e);
 /* fio's names, for reports: "libaio", "randwrite". */
 const char *ioengine_name(enum ioengine e);
 const char *rw_name(enum rw_mode rw);

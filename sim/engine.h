@@ -48,6 +48,7 @@ struct sim_io {
 				   write, a trim or a flush) */
 	uint8_t ddir;		/* what it is: enum fio_ddir (a sync is an
 				   empty flush) */
+	uint8_t osync;		/* an O_SYNC write's flush: enum osync */
 	sim_ns submit;		/* the workload asked for it: its latency
 				   counts from here */
 	sim_ns accepted;	/* dm took it, after its submission's CPU
@@ -56,6 +57,16 @@ struct sim_io {
 	sim_ns mapped;		/* select_path chose its path */
 	sim_ns dispatch;	/* a device slot took it (blk_mq_start_request) */
 	uint64_t start_time;	/* what end_io will be given, bio mode */
+	uint32_t data_bytes;	/* OSYNC_FLUSH: the write's size and */
+	struct sim_path *data_path; /* path, while its flush goes down */
+};
+
+/* The two bios of an O_SYNC write on a dm device with a write cache
+ * (docs/kernel-model.md §11.2): the data, then an empty preflush. */
+enum osync {
+	OSYNC_NONE,
+	OSYNC_DATA,		/* the write; its flush follows it */
+	OSYNC_FLUSH,		/* the flush, sent when the write ended */
 };
 
 struct io_fifo {
@@ -170,6 +181,8 @@ struct mpath {
 	unsigned cpu;			/* the CPU submitting the I/O being
 					   mapped (each group's ps.cpu) */
 	struct multipathd *mpd;		/* user space, sim/multipathd.c */
+	bool write_cache;		/* QUEUE_FLAG_WC: some path's device is
+					   write-back (dm_table_supports_flush) */
 	struct io_fifo queued;		/* I/Os waiting for a usable path */
 	unsigned nr_valid;		/* paths not failed */
 	sim_ns no_path_since;		/* when nr_valid last dropped to 0 */
@@ -198,6 +211,9 @@ struct job {
 	bool open;			/* rate_iops given */
 	uint32_t bs;			/* plain loop: bytes per I/O */
 	uint8_t ddir;			/* plain loop: direction unless mixed */
+	bool osync;			/* its writes are OSYNC_DATA: sync=1,
+					   an engine that flushes after, and
+					   a write cache to flush */
 	bool mixed;			/* rw/randrw: each I/O draws it */
 	uint64_t writes;		/* mixed plain loop: writes drawn */
 	struct job_flow *flow;		/* NULL: the plain loop; else the
@@ -276,6 +292,8 @@ void cpu_reap(struct sim *s, struct sim_io *io);
 
 /* ---- sim/mpath.c ---- */
 int mpath_setup(struct mpath *m, struct sim *s, char *err);
+/* Whether the multipath device over sc's paths has a write cache. */
+bool mpath_write_cache(const struct scenario *sc);
 void mpath_teardown(struct mpath *m);
 /* The device's status and table lines, `dmsetup status` and `dmsetup
  * table` (sim/dmsetup.c), each ending in a newline; free() it. */

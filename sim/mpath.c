@@ -12,6 +12,19 @@
 
 #include "engine.h"
 
+/* dm_table_set_restrictions (drivers/md/dm-table.c): the device has a
+ * write cache when any device under it has one (dm_table_supports_flush;
+ * dm-delay passes its device's on). */
+bool mpath_write_cache(const struct scenario *sc)
+{
+	unsigned i;
+
+	for (i = 0; i < sc->nr_paths; i++)
+		if (!sc->paths[i].write_through)
+			return true;
+	return false;
+}
+
 int mpath_setup(struct mpath *m, struct sim *s, char *err)
 {
 	const struct scenario *sc = s->sc;
@@ -23,6 +36,7 @@ int mpath_setup(struct mpath *m, struct sim *s, char *err)
 	m->queue_if_no_path = sc->queue_if_no_path;
 	m->sched = sc->sched;
 	m->work.kind = PEV_PROCESS_QUEUED;
+	m->write_cache = mpath_write_cache(sc);
 	return pg_setup(m, err);
 }
 
@@ -68,6 +82,17 @@ static void ps_end_io(struct mpath *m, struct sim_path *p,
 	p->stats->end_ios++;
 }
 
+/* The O_SYNC write's own size and path again, its flush over. */
+static void osync_restore(struct sim_io *io)
+{
+	if (io->osync != OSYNC_FLUSH)
+		return;
+	io->ddir = DDIR_WRITE;
+	io->bytes = io->data_bytes;
+	io->path = io->data_path;
+	io->osync = OSYNC_NONE;
+}
+
 /*
  * DM_MAPIO_KILL: no usable path and queue_if_no_path off.  A fresh bio
  * (mpio->pgpath NULL) is failed by dm core without the target's end_io.
@@ -91,6 +116,8 @@ static void mpath_kill(struct mpath *m, struct sim_io *io)
 	}
 	io->path = NULL;
 	trace_hook(m->sim, trace_io_done(m->sim->tr, io, -EIO));
+	osync_restore(io);
+	io->osync = OSYNC_NONE;
 	job_complete(io->job, io, -EIO);
 }
 
@@ -250,6 +277,8 @@ static void mpath_io_error(struct mpath *m, struct sim_io *io)
 	if (!m->nr_valid && !m->queue_if_no_path) {
 		io->path = NULL;
 		trace_hook(s, trace_io_done(s->tr, io, -EIO));
+		osync_restore(io);
+		io->osync = OSYNC_NONE;
 		job_complete(io->job, io, -EIO);
 		return;
 	}
@@ -402,12 +431,41 @@ void mpath_end_io_sync(struct mpath *m, struct sim_io *io)
 		cpu_reap(m->sim, io);
 }
 
+/*
+ * An O_SYNC write's data has ended: blkdev_write_iter's
+ * generic_write_sync() now calls blkdev_fsync, whose blkdev_issue_flush
+ * sends an empty REQ_PREFLUSH write through dm (block/fops.c,
+ * include/linux/fs.h; docs/kernel-model.md §11.2).  dm-mpath maps it as
+ * any bio (select_path with 0 bytes), dm-delay holds it in its flush
+ * class, and the write's latency runs until it ends.  Its submission is
+ * charged no CPU time of its own.
+ */
+static void osync_flush(struct mpath *m, struct sim_io *io)
+{
+	io->osync = OSYNC_FLUSH;
+	io->data_bytes = io->bytes;
+	io->data_path = io->path;
+	io->ddir = DDIR_SYNC;
+	io->bytes = 0;
+	io->accepted = m->sim->now;
+	mpath_map(m, io);
+}
+
 /* The job's completion of a successful I/O, and its statistics: the
  * latency runs from the job's request to now. */
 void mpath_io_done(struct mpath *m, struct sim_io *io)
 {
 	struct sim *s = m->sim;
-	struct sim_path *p = io->path;
+	struct sim_path *p;
+
+	if (__builtin_expect(io->osync != OSYNC_NONE, 0)) {
+		if (io->osync == OSYNC_DATA) {
+			osync_flush(m, io);
+			return;
+		}
+		osync_restore(io);
+	}
+	p = io->path;
 
 	if (s->measuring) {
 		uint64_t lat = s->now - io->submit;

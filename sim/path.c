@@ -131,7 +131,11 @@ device_take(struct sim_path *p, struct sim_io *io)
 {
 	unsigned slots = p->conf->slots;
 
-	if (__builtin_expect(p->conf->service.kind == DIST_SYNC, 0)) {
+	/* a flush reaching a device without a write cache is ended by
+	 * its submit_bio_noacct, at once (block/blk-core.c, §11.2) */
+	if (__builtin_expect(p->conf->service.kind == DIST_SYNC ||
+			     (io->ddir == DDIR_SYNC && p->conf->write_through),
+			     0)) {
 		path_sync(p, io);
 		return;
 	}

@@ -5,6 +5,7 @@
  * kthread's sleeps, the scenario keys, and the synchronous writer of §7.6
  * falling into step with the tick.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -663,4 +664,117 @@ Test(dm_delay, kernel_refuses_what_its_release_lacks)
 		}
 		scenario_free(&sc);
 	}
+}
+
+/* ---- O_SYNC and fsync through the block layer (§11.2) ---- */
+
+/* Latency extremes of the dm-delay-sync writer with the overrides
+ * (key, value pairs, NULL ended) on kernel 6.1, HZ=100; per-direction
+ * I/O counts of its one path into ios[] (NULL: not wanted). */
+static void osync_lat(uint64_t *min, uint64_t *max, uint64_t *ios, ...)
+{
+	char err[ERR_MAX] = "";
+	struct run_result res;
+	struct scenario sc;
+	const char *k;
+	va_list ap;
+	unsigned d;
+
+	cr_assert_eq(scenario_load_builtin(&sc, "dm-delay-sync", err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_set(&sc, "kernel", "6.1", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "runtime", "2s", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "ramp_time", "100ms", err), 0, "%s",
+		     err);
+	va_start(ap, ios);
+	while ((k = va_arg(ap, const char *))) {
+		const char *v = va_arg(ap, const char *);
+
+		cr_assert_eq(scenario_set(&sc, k, v, err), 0, "%s: %s", k, err);
+	}
+	va_end(ap);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &res, err), 0, "%s", err);
+	if (min)
+		*min = res.total.lat.min;
+	if (max)
+		*max = res.total.lat.max;
+	for (d = 0; ios && d < DDIR_NR; d++)
+		ios[d] = res.path[0].dir[d] ? res.path[0].dir[d]->ios : 0;
+	run_result_free(&res);
+	scenario_free(&sc);
+}
+
+Test(write_cache, an_osync_write_on_a_write_back_device_is_delayed_twice)
+{
+	uint64_t min, max;
+
+	/* 6.1, HZ=100, 2 ms: the data write takes two ticks (20 ms, see
+	 * kernel_6_1_takes_one_tick_more_in_timer_mode); when it ends,
+	 * generic_write_sync sends the empty preflush, which dm-delay holds
+	 * in its flush class for two ticks more: 40 ms */
+	osync_lat(&min, &max, NULL, "ioengine", "psync", "sync", "1", NULL);
+	cr_assert_eq(min, 40 * NSEC_PER_MSEC);
+	cr_assert_eq(max, 40 * NSEC_PER_MSEC);
+	/* the flush has its own class: 2 ms for the data, 20 ms (3 ticks)
+	 * for the flush, the 9-word table */
+	osync_lat(&min, &max, NULL, "sync", "1", "flush_delay", "20ms", NULL);
+	cr_assert_eq(min, 50 * NSEC_PER_MSEC);
+	cr_assert_eq(max, 50 * NSEC_PER_MSEC);
+	/* write-through (brd): the block layer ends the flush before dm
+	 * sees it, and strips the FUA: the delay once */
+	osync_lat(&min, &max, NULL, "sync", "1", "write_cache", "through",
+		  NULL);
+	cr_assert_eq(min, 20 * NSEC_PER_MSEC);
+	cr_assert_eq(max, 20 * NSEC_PER_MSEC);
+	/* libaio: an asynchronous O_SYNC write is one FUA bio, no flush */
+	osync_lat(&min, &max, NULL, "sync", "1", "ioengine", "libaio", NULL);
+	cr_assert_eq(min, 20 * NSEC_PER_MSEC);
+	/* without sync=1 the write-back device changes nothing */
+	osync_lat(&min, &max, NULL, NULL);
+	cr_assert_eq(max, 20 * NSEC_PER_MSEC);
+}
+
+Test(write_cache, fsync_sends_a_flush_after_every_n_writes_where_cached)
+{
+	uint64_t ios[DDIR_NR];
+
+	/* fsync=2: write, write, sync, ...; each 20 ms on 6.1, one at a
+	 * time: 2 s / 20 ms = 100 bios, two writes to a sync */
+	osync_lat(NULL, NULL, ios, "fsync", "2", NULL);
+	cr_assert_eq(ios[DDIR_WRITE] + ios[DDIR_SYNC], 100);
+	cr_assert_geq(ios[DDIR_WRITE], 2 * ios[DDIR_SYNC]);
+	cr_assert_leq(ios[DDIR_WRITE], 2 * ios[DDIR_SYNC] + 2);
+	/* fdatasync is the same flush on a block device */
+	osync_lat(NULL, NULL, ios, "fdatasync", "2", NULL);
+	cr_assert_eq(ios[DDIR_WRITE] + ios[DDIR_SYNC], 100);
+	/* write-through: every sync ends in the block layer, at once,
+	 * and never reaches the path: the writes go on as without it */
+	osync_lat(NULL, NULL, ios, "fsync", "2", "write_cache", "through",
+		  NULL);
+	cr_assert_eq(ios[DDIR_SYNC], 0);
+	cr_assert_eq(ios[DDIR_WRITE], 100);
+}
+
+Test(write_cache, keys_and_values)
+{
+	static const char text[] =
+		"[path a]\nservice = exp:1ms\nwrite_cache = through\n"
+		"[path b]\nservice = exp:1ms\n[j]\nnumber_ios = 1\nsync = dsync\n"
+		"fsync = 8\n";
+	char err[ERR_MAX] = "";
+	struct scenario sc;
+
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert(sc.paths[0].write_through);
+	cr_assert_not(sc.paths[1].write_through, "back by default");
+	cr_assert(sc.jobs[0].osync);
+	cr_assert_eq(sc.jobs[0].fsync_blocks, 8);
+	cr_assert_eq(scenario_set(&sc, "write_cache", "back", err), 0);
+	cr_assert_not(sc.paths[0].write_through);
+	cr_assert_eq(scenario_set(&sc, "write_cache", "none", err), -EINVAL);
+	cr_assert_eq(scenario_set(&sc, "sync", "none", err), 0, "%s", err);
+	cr_assert_not(sc.jobs[0].osync);
+	cr_assert_eq(scenario_set(&sc, "sync", "maybe", err), -EINVAL);
+	scenario_free(&sc);
 }

@@ -384,6 +384,41 @@ static int set_cpumask(struct job_conf *j, const char *v, const char *where,
 	return fio_set_cpumask(j, v, err);
 }
 
+/* sync=: fio's O_SYNC (1, sync) and O_DSYNC (dsync), which a block
+ * device treats alike (iocb_is_dsync, block/fops.c); 0 or none: off.
+ * What a write then sends is the block layer's (sim/mpath.c,
+ * docs/kernel-model.md §11.2). */
+static int set_sync(struct job_conf *j, const char *v, const char *where,
+		    char *err)
+{
+	if (!v || !strcmp(v, "sync") || !strcmp(v, "dsync")) {
+		j->osync = true;
+		return 0;
+	}
+	if (!strcmp(v, "none")) {
+		j->osync = false;
+		return 0;
+	}
+	if (parse_bool(v, &j->osync, err))
+		return input_error(err, "'" SHOW "' is not 0, 1, none, sync or "
+				   "dsync", v);
+	return 0;
+}
+
+/* fsync=N, fdatasync=N: a sync after every N writes (fio's
+ * get_rw_ddir); a block device's fsync and fdatasync are one flush. */
+static int set_fsync(struct job_conf *j, const char *v, const char *where,
+		     char *err)
+{
+	return parse_count(v, 0, UINT32_MAX, &j->fsync_blocks, err);
+}
+
+static int set_fdatasync(struct job_conf *j, const char *v,
+			 const char *where, char *err)
+{
+	return parse_count(v, 0, UINT32_MAX, &j->fdatasync_blocks, err);
+}
+
 /* ---- the table ---- */
 
 enum {
@@ -443,6 +478,9 @@ static const struct fio_opt fio_opts[] = {
 	{ "replay_skip", 0, set_replay_skip, "write", LOG },
 	{ "io_submit_mode", 0, set_io_submit_mode, "offload",
 	  "--rate_iops=1000" },
+	{ "sync", FO_FLAG, set_sync, "1", "--ioengine=psync --rw=write" },
+	{ "fsync", 0, set_fsync, "4", "--rw=write" },
+	{ "fdatasync", 0, set_fdatasync, "4", "--rw=write" },
 	{ "direct", FO_FLAG, set_direct, "0", "" },
 	{ "buffered", FO_FLAG, set_buffered, "1", "" },
 	/* they group the run's job table as fio's report (README Output);
@@ -518,10 +556,46 @@ void fio_file_defaults(struct job_conf *j)
 	j->randrepeat = 1;
 }
 
+/* Whether some path's device has a volatile write cache: then so has
+ * the dm device over them (dm_table_supports_flush: any one), and
+ * flushes go down. */
+static bool any_write_back(const struct scenario *sc)
+{
+	unsigned i;
+
+	for (i = 0; i < sc->nr_paths; i++)
+		if (!sc->paths[i].write_through)
+			return true;
+	return false;
+}
+
 void fio_warn_jobs(const struct scenario *sc)
 {
 	bool later = false;
 	unsigned i;
+
+	for (i = 0; i < sc->nr_jobs; i++) {
+		const struct job_conf *j = &sc->jobs[i];
+		char what[ERR_MAX];
+
+		if (!j->osync || j->rw == RW_READ || j->rw == RW_RANDREAD ||
+		    j->rw == RW_TRIM || j->rw == RW_RANDTRIM)
+			continue;
+		if (!any_write_back(sc))
+			snprintf(what, sizeof(what), "job %.40s: sync changes "
+				 "nothing: no path device has a write cache "
+				 "(write_cache = through), so the block layer "
+				 "sends no flush", j->name);
+		else if (!ioengine_osync_flushes(j->ioengine))
+			snprintf(what, sizeof(what), "job %.40s: sync changes "
+				 "nothing with ioengine=%s: an asynchronous "
+				 "O_SYNC direct write is one FUA write, with no "
+				 "flush after it", j->name,
+				 ioengine_name(j->ioengine));
+		else
+			continue;
+		warn_once("sync", sc->name, what);
+	}
 
 	for (i = 0; i < sc->nr_jobs; i++) {
 		const struct job_conf *j = &sc->jobs[i];

@@ -29,6 +29,7 @@ enum make {
 };
 
 static void flow_progress(struct job *j);
+static void flow_commit(struct job *j);
 
 bool job_staged(const struct scenario *sc)
 {
@@ -66,6 +67,7 @@ bool flow_needed(const struct sim *s, const struct job_conf *c)
 	return job_staged(s->sc) || !bs_fixed(c) || c->thinktime ||
 	       c->read_iolog[0] || c->rw == RW_TRIMWRITE ||
 	       c->rw == RW_RANDTRIMWRITE || f.batch_n > 1 ||
+	       c->fsync_blocks || c->fdatasync_blocks ||
 	       (f.cmin > 1 && d > 1) || f.low < d;
 }
 
@@ -247,6 +249,26 @@ static unsigned flow_ddir(struct job *j)
 	       DDIR_WRITE : DDIR_READ;
 }
 
+/*
+ * fio's get_rw_ddir(): after every fsync=N (fdatasync=N) writes, and
+ * right after a write, the next I/O is a sync; it does not count as an
+ * I/O of number_ios or size (fio's io_blocks hold reads, writes and
+ * trims).  While it is in flight the job issues nothing (fio is inside
+ * fsync()).
+ */
+static bool flow_fsync_due(struct job *j)
+{
+	const struct job_conf *c = j->conf;
+	struct job_flow *f = j->flow;
+
+	if (f->fsync_inflight)
+		return true;
+	if (!f->writes || f->synced == f->writes)
+		return false;
+	return (c->fsync_blocks && !(f->writes % c->fsync_blocks)) ||
+	       (c->fdatasync_blocks && !(f->writes % c->fdatasync_blocks));
+}
+
 /* The job's next I/O into the batch, if it may go now. */
 static enum make flow_make(struct job *j)
 {
@@ -257,6 +279,7 @@ static enum make flow_make(struct job *j)
 	unsigned ddir;
 	uint32_t bytes;
 	sim_ns due;
+	bool fsync = false;
 
 	/* trimwrite ends after a write, never between the halves */
 	if ((j->issued >= j->limit || f->bytes_issued >= f->byte_limit ||
@@ -272,6 +295,12 @@ static enum make flow_make(struct job *j)
 		ddir = e->ddir;
 		bytes = e->len;
 		replay_issued(j, e);
+	} else if (flow_fsync_due(j)) {
+		if (f->fsync_inflight)
+			return NOT_YET;	/* its completion runs the flow */
+		ddir = DDIR_SYNC;
+		bytes = 0;
+		fsync = true;
 	} else {
 		if (j->open && !j->backlog)
 			return NOT_YET;
@@ -292,6 +321,17 @@ static enum make flow_make(struct job *j)
 	io->bytes = bytes;
 	io->ddir = (uint8_t)ddir;
 	io->write = ddir != DDIR_READ;
+	io->osync = j->osync && ddir == DDIR_WRITE ? OSYNC_DATA : OSYNC_NONE;
+	if (fsync) {
+		/* fio waits in fsync(): nothing more until it returns */
+		f->fsync_inflight = true;
+		f->ddir_ios[ddir]++;
+		fifo_push(&f->batch, io);
+		flow_commit(j);
+		return MADE;
+	}
+	if (ddir == DDIR_WRITE)
+		f->writes++;
 	j->issued++;
 	f->bytes_issued += bytes;
 	f->ddir_ios[ddir]++;
@@ -463,6 +503,14 @@ static void flow_progress(struct job *j)
 
 void flow_complete(struct job *j, struct sim_io *io)
 {
+	if (j->flow->fsync_inflight && io->ddir == DDIR_SYNC) {
+		j->flow->fsync_inflight = false;
+		j->flow->synced = j->flow->writes;
+		sim_io_put(j->sim, io);
+		j->inflight--;
+		flow_progress(j);
+		return;
+	}
 	j->flow->bytes_done += io->bytes;
 	sim_io_put(j->sim, io);
 	j->inflight--;

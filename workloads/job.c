@@ -94,6 +94,10 @@ int job_setup(struct job *j, struct sim *s, const struct job_conf *c,
 			j->interval = 1;
 	}
 	job_dirs(j, c);
+	/* sync=1: a write then a flush, where the engine's kiocb is
+	 * synchronous and the dm device has a write cache (§11.2) */
+	j->osync = c->osync && ioengine_osync_flushes(c->ioengine) &&
+		   mpath_write_cache(s->sc);
 	s->jobs_running++;
 	if (flow_needed(s, c))
 		return flow_setup(j, err);
@@ -182,6 +186,8 @@ static void job_submit(struct job *j)
 	io->bytes = j->bs;
 	io->ddir = (uint8_t)job_ddir(j);
 	io->write = io->ddir != DDIR_READ;
+	io->osync = j->osync && io->ddir == DDIR_WRITE ? OSYNC_DATA :
+		    OSYNC_NONE;
 	io->submit = s->now;
 	j->issued++;
 	j->inflight++;

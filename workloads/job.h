@@ -73,6 +73,11 @@ struct job_flow {
 	size_t next;			/* next entry */
 	sim_ns last_issue;		/* when the previous entry went */
 
+	/* fsync=N, fdatasync=N */
+	uint64_t writes;		/* writes issued */
+	uint64_t synced;		/* ... when the last sync was issued */
+	bool fsync_inflight;		/* a sync is out: issue nothing */
+
 	/* per direction, issued over the whole run */
 	uint64_t ddir_ios[DDIR_NR];
 	uint64_t ddir_bytes[DDIR_NR];
