@@ -19,9 +19,13 @@
 # Each case runs REPEATS times in one boot, from a fresh table each time;
 # its fio jobs (stonewalled phases) run in order on the same table, so a
 # selector's state carries from one phase to the next as in the kernel.
-# The kernel's spread of a figure is its min..max over the repeats; mpsim's
-# figure must lie in it, as printed (shares to 3 decimals, IOPS to 1,
-# latency to 1 us).  Nothing is added to the spread.
+# mpsim's figure is taken as one more run of the kernel: it must lie in the
+# 95 % prediction interval of the repeats, mean +- t(0.975, n-1) * sd *
+# sqrt(1 + 1/n) (k = 4.97 sd for n = 3), widened by what one I/O is worth
+# (a count's resolution: 1/runtime in IOPS, 1/I/Os in a share), compared
+# as printed (shares to 3 decimals, IOPS to 1, latency to 1 us).  min..max is printed beside it,
+# but is no test: three runs' min..max holds a fourth run of the same
+# kernel only half the time.
 import json
 import os
 import re
@@ -402,9 +406,10 @@ def fio_phase(job):
         lat_sum += lat.get("mean", 0.0) * n
         pc = lat.get("percentile", {})
         p99 = pc.get("99.000000")
+    rt = job.get("job_runtime", 0) / 1000.0
     if ios == 0:
-        return dict(iops=0.0, mean=None, p99=None)
-    return dict(iops=iops, mean=lat_sum / ios / 1000.0,
+        return dict(iops=0.0, mean=None, p99=None, rt=rt)
+    return dict(iops=iops, mean=lat_sum / ios / 1000.0, rt=rt,
                 p99=(p99 / 1000.0 if dirs == 1 and p99 is not None else None))
 
 
@@ -528,6 +533,22 @@ def mpsim_case(mpsim, case, table, devs, work, extra):
 FIGS = (("iops", "IOPS", 1), ("mean", "mean us", 1), ("p99", "p99 us", 1))
 
 
+# t(0.975, df) for df = 1..19
+T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093)
+
+
+def interval(vals):
+    """The 95 % prediction interval of one more run, from the repeats."""
+    n = len(vals)
+    if n < 2:
+        return min(vals), max(vals)
+    m = sum(vals) / n
+    sd = (sum((v - m) ** 2 for v in vals) / (n - 1)) ** 0.5
+    k = T975[n - 2] * (1 + 1.0 / n) ** 0.5
+    return m - k * sd, m + k * sd
+
+
 def rnd(v, d):
     return None if v is None else round(v, d)
 
@@ -545,40 +566,46 @@ def compare(case, kruns, mres, fails, lines):
         krs = [r[k] for r in kruns]
         mk = mres[k] if mres else None
         rows = []
+        # one I/O: what a count's resolution is worth in IOPS and in a share
+        rt = min(r["rt"] for r in krs)
+        tots = [sum(r["ios"].values()) for r in krs]
         for key, label, d in FIGS:
             vals = [rnd(r[key], d) for r in krs]
             m = rnd(mk[key], d) if mk else None
-            rows.append((label, vals, m, d))
+            rows.append((label, vals, m, d, 1.0 / rt if key == "iops" and rt > 0 else 0.0))
         if len(pn) > 1:
             for n in pn:
                 vals = []
-                for r in krs:
-                    tot = sum(r["ios"].values())
+                for r, tot in zip(krs, tots):
                     vals.append(rnd(r["ios"][n] / tot if tot else None, 3))
                 m = None
                 if mk:
                     tot = sum(mk["ios"].values())
                     m = rnd(mk["ios"].get(n, 0) / tot if tot else None, 3)
-                rows.append(("share " + n, vals, m, 3))
+                rows.append(("share " + n, vals, m, 3, 1.0 / min(tots) if min(tots) else 0.0))
         counts = " ".join("%s %s" % (n, "/".join(str(r["ios"][n]) for r in krs)) for n in pn)
         mcounts = " ".join("%s %d" % (n, mk["ios"].get(n, 0)) for n in pn) if mk else "-"
-        for label, vals, m, d in rows:
+        for label, vals, m, d, q in rows:
             if any(v is None for v in vals):
                 verdict = "no figure"
-                lo = hi = None
+                lo = hi = plo = phi = None
             else:
                 lo, hi = min(vals), max(vals)
+                plo, phi = interval(vals)
+                # no figure here is below 0
+                plo, phi = rnd(max(plo - q, 0.0), d), rnd(phi + q, d)
                 if m is None:
                     verdict = "**outside**"
                 else:
-                    verdict = "within" if lo <= m <= hi else "**outside**"
+                    verdict = "within" if plo <= m <= phi else "**outside**"
             if case.calibrate:
                 verdict = "calibration"
             elif verdict == "**outside**":
-                fails.append("%s %s: mpsim %s, kernel %s..%s" % (ph, label, fmt(m, d), fmt(lo, d), fmt(hi, d)))
-            lines.append("| %s | %s | %s | %s..%s | %s | %s |" % (
-                ph, label, " ".join(fmt(v, d) for v in vals), fmt(lo, d), fmt(hi, d), fmt(m, d), verdict))
-        lines.append("| %s | I/Os per path | %s | | %s | |" % (ph, counts, mcounts))
+                fails.append("%s %s: mpsim %s, kernel %s..%s" % (ph, label, fmt(m, d), fmt(plo, d), fmt(phi, d)))
+            lines.append("| %s | %s | %s | %s..%s | %s..%s | %s | %s |" % (
+                ph, label, " ".join(fmt(v, d) for v in vals), fmt(lo, d), fmt(hi, d),
+                fmt(plo, d), fmt(phi, d), fmt(m, d), verdict))
+        lines.append("| %s | I/Os per path | %s | | | %s | |" % (ph, counts, mcounts))
 
 
 # ---------------------------------------------------------------- commands
@@ -614,9 +641,13 @@ def parse_grid(path, repeats):
 
 def run_cases(cases, build, mpsim, results, extra_modules, title):
     run = os.path.join(build, "run")
-    shutil.rmtree(run, ignore_errors=True)
+    # LIVE_REUSE=1: read the last boot's results again (for work on this
+    # script: the same cases, no new kernel run)
+    reuse = os.environ.get("LIVE_REUSE") == "1" and os.path.isdir(os.path.join(run, "out"))
+    if not reuse:
+        shutil.rmtree(run, ignore_errors=True)
     for d in ("groups", "jobs", "load"):
-        os.makedirs(os.path.join(run, d))
+        os.makedirs(os.path.join(run, d), exist_ok=True)
     guest_sh = os.path.join(HERE, "guest.sh")
     # a group: the cases with the same number of paths and the same top
     # device, in one fio process; cases keep their order within it
@@ -657,9 +688,15 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
             f.write("\n".join(g) + "\n")
     n = sum(len(i) for _, i in gitems)
     budget = nphases * 30 + n * 20 + 180
-    note("booting %s: %d case runs, %d phases" % (uml_binary(), n, nphases))
-    t = boot(run, build, extra_modules, budget)
-    note("guest ran for %.0f s" % t)
+    if reuse:
+        t = float(open(os.path.join(run, "guest-time")).read()) if os.path.exists(
+            os.path.join(run, "guest-time")) else 0.0
+    else:
+        note("booting %s: %d case runs, %d phases" % (uml_binary(), n, nphases))
+        t = boot(run, build, extra_modules, budget)
+        with open(os.path.join(run, "guest-time"), "w") as f:
+            f.write("%.1f\n" % t)
+        note("guest ran for %.0f s" % t)
     kern = {}
     gerr = {}
     for gout, items in gitems:
@@ -686,7 +723,7 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     for ci, c in enumerate(cases):
         if ci in gerr:
             fails.append("%s: kernel: %s" % (c.name, gerr[ci]))
-            lines.append("| %s | kernel: %s | | | | |" % (c.name, gerr[ci]))
+            lines.append("| %s | kernel: %s | | | | | |" % (c.name, gerr[ci]))
             continue
         kruns = kern[ci]
         table = c.ktable
@@ -699,15 +736,20 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
             # the per-I/O CPU time: at depth 1 on a path that ends each
             # bio inside submit_bio, UML's one CPU does nothing but this
             # job's I/Os one after the other, 1/IOPS apart
+            # fio's latency holds the part from its request to the
+            # completion (submit_cpu); the rest of 1/IOPS is fio's own
+            # loop around it, which mpsim charges on completion
             per = [sum(r[k]["iops"] for r in kruns) / len(kruns) for k in range(c.njobs)]
-            cal = 1e6 / per[0]
+            lat = sum(r[0]["mean"] for r in kruns) / len(kruns)
+            tot = sum(1e6 / r[0]["iops"] for r in kruns) / len(kruns)
+            cal = (lat, max(tot - lat, 0.0))
             notes.append("Calibration (`%s`, not a check): mean IOPS %s; per-I/O CPU time %.1f us "
-                         "(1/IOPS of the first phase), given to mpsim as `--submit_cpu=%.1fus` "
-                         "for the cases marked cpu."
+                         "(1/IOPS of the first phase), of which %.1f us inside fio's latency. "
+                         "mpsim gets `--submit_cpu=%.1fus --complete_cpu=%.1fus` in the cases marked cpu."
                          % (c.name, ", ".join("%s %.0f" % (c.jobnames[k], per[k]) for k in range(c.njobs)),
-                            cal, cal))
-        if c.cpu and cal is not None:
-            extra = ["--submit_cpu=%.1fus" % cal]
+                            tot, lat, cal[0], cal[1]))
+        if (c.cpu or c.calibrate) and cal is not None:
+            extra = ["--submit_cpu=%.1fus" % cal[0], "--complete_cpu=%.1fus" % cal[1]]
         work = os.path.join(build, "mpsim-work", "%03d" % ci)
         os.makedirs(work, exist_ok=True)
         mres, cmd = mpsim_case(mpsim, c, table, devs if table else {}, work, extra)
@@ -721,16 +763,20 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
             if w:
                 notes.append("`%s`: %s" % (c.name, w.splitlines()[0]))
         compare(c, kruns, mfig, fails, lines)
-        notes.append("`%s`: %s" % (c.name, " ".join(shlex.quote(x) for x in cmd[1:])))
+        notes.append("`%s`: `mpsim %s`" % (c.name, " ".join(shlex.quote(rel(x)) for x in cmd[1:])))
     out = []
     out.append("# %s\n" % title)
     out.append("Kernel: Debian user-mode-linux %s (HZ=100, one CPU); mpsim `--kernel=%s --hz=100`. "
-               "Each kernel case ran %s times from a fresh table; the spread is min..max over "
-               "the repeats, and mpsim's figure is within or outside it as printed."
+               "Each kernel case ran %s times from a fresh table. mpsim's figure is taken as one "
+               "more run: it is within when it lies in the repeats' 95 %% prediction interval, "
+               "mean ± t(0.975, n−1)·sd·√(1+1/n) (4.97 sd for 3 runs), widened by one I/O "
+               "(1/runtime in IOPS, 1/I/Os in a share), as printed. "
+               "min..max is shown too, but three runs' min..max holds a fourth run of the "
+               "same kernel only half the time."
                % (uml_release(), KERNEL, "/".join(sorted({str(c.repeats) for c in cases}))))
     out.append("")
-    out.append("| case | figure | kernel, each run | kernel spread | mpsim | |")
-    out.append("|---|---|---|---|---|---|")
+    out.append("| case | figure | kernel, each run | min..max | 95 % prediction | mpsim | |")
+    out.append("|---|---|---|---|---|---|---|")
     out += lines
     out.append("")
     out.append("Guest run time: %.0f s for %d case runs." % (t, n))
@@ -751,6 +797,12 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
             f.write(text)
         os.replace(tmp, results)
     return 1 if fails else 0
+
+
+def rel(arg):
+    """An option with the working directory's prefix taken off its path."""
+    cwd = os.getcwd() + "/"
+    return arg.replace("=" + cwd, "=")
 
 
 def preflight(mpsim, case):
