@@ -90,6 +90,9 @@ runfio() {
 		[ -e "$_w" ] && echo "$_w $(cat "$_w")" >> "$GOUT/write_cache"
 	done
 	_dev=/dev/dm-$(dmsetup info -c --noheadings -o minor "$2" | tr -d ' ')
+	# the tick against the clock fio reads: jiffies and the time, before
+	# and after
+	echo "$(date +%s.%N) $(sed -n 's/^jiffies: *//p' /proc/timer_list | head -1)" > "$GOUT/clock"
 	_t0=$(date +%s.%N)
 	# fio writes each exec_prerun's output to JOB.prerun.txt in its
 	# working directory
@@ -97,6 +100,7 @@ runfio() {
 	LIVE_DEV=$_dev fio --output-format=json --output="$GOUT/fio.json" "$1" \
 		> "$GOUT/fio.err" 2>&1
 	echo "fio $? $_t0 $(date +%s.%N)" > "$GOUT/done"
+	echo "$(date +%s.%N) $(sed -n 's/^jiffies: *//p' /proc/timer_list | head -1)" >> "$GOUT/clock"
 	cd "$RUN" || return 1
 	snap end
 }

@@ -699,6 +699,7 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
         note("guest ran for %.0f s" % t)
     kern = {}
     gerr = {}
+    ticks = []
     for gout, items in gitems:
         r = read_group(gout, items, cases)
         for ci, _ in items:
@@ -712,6 +713,17 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
                 for line in f:
                     w = line.split()
                     devs[w[0]] = w[1]
+        ck = os.path.join(gout, "clock")
+        if os.path.exists(ck):
+            w = [line.split() for line in open(ck) if len(line.split()) == 2]
+            if len(w) == 2:
+                dt = float(w[1][0]) - float(w[0][0])
+                dj = int(w[1][1]) - int(w[0][1])
+                if dt > 0:
+                    names = [cases[i].name for i in sorted({i for i, _ in items})]
+                    label = names[0] if len(names) == 1 else "%s to %s" % (names[0], names[-1])
+                    ticks.append("%s, %d jiffies in %.2f s (%+.1f %%)"
+                                 % (label, dj, dt, (dj * 0.01 / dt - 1) * 100))
         for ci, _ in items:
             cases[ci].kdevs = {p["name"]: devs.get("p%d" % p["index"]) for p in cases[ci].paths}
             tf = os.path.join(gout, "table-%03d" % ci)
@@ -780,6 +792,10 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     out += lines
     out.append("")
     out.append("Guest run time: %.0f s for %d case runs." % (t, n))
+    if ticks:
+        out.append("")
+        out.append("The guest's tick against the clock fio reads, over each fio process "
+                   "(HZ=100: 100 jiffies a second): " + "; ".join(ticks) + ".")
     out.append("")
     for x in notes:
         out.append("- " + x)
@@ -789,7 +805,9 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
         out.append("")
         for f in fails:
             out.append("- " + f)
-    text = "\n".join(out) + "\n"
+    # paths under the working directory as relative ones (the file is kept
+    # in the project, and mpsim's own messages name the scenario)
+    text = ("\n".join(out) + "\n").replace(os.getcwd() + "/", "")
     print(text)
     if results:
         tmp = results + ".tmp"
