@@ -26,6 +26,7 @@
 # as printed (shares to 3 decimals, IOPS to 1, latency to 1 us).  min..max is printed beside it,
 # but is no test: three runs' min..max holds a fourth run of the same
 # kernel only half the time.
+import atexit
 import json
 import os
 import re
@@ -33,6 +34,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -117,7 +119,14 @@ class Case:
         self.table = None
         self.jobtext = None        # the fio job file mpsim reads
         self.njobs = 0
+        self.mpsim_scenario = scenario
+        self.source = None         # --selector-source: mpsim runs the short form
         self._read()
+        for o in self.opts:
+            if o.startswith("--selector-source="):
+                self.source = o.split("=", 1)[1]
+        if self.source and self.table:
+            self._short_form()
 
     def _read(self):
         secs = read_sections(self.scenario)
@@ -203,6 +212,66 @@ class Case:
             self.phases[-1].append(i)
         self.njobs = len(self.phases)
         self.jobnames = [self.jobs[ph[0]][0] for ph in self.phases]
+
+    def _short_form(self):
+        """mpsim reads a table's selector by name, from its own: with a
+        source file it runs the table's one group in the short form
+        (selector_args, path_args, mode), from a copy of the scenario
+        without the table line."""
+        w = self.table.split()[3:]
+        try:
+            nf = int(w[0])
+            feats = w[1:1 + nf]
+            w = w[1 + nf:]
+            w = w[1 + int(w[0]):]
+            ngroups = int(w[0])
+            w = w[2:]
+            if ngroups != 1:
+                raise BadInput("%s: with --selector-source the table has one priority group" % self.scenario)
+            na = int(w[1])
+            sel_args = w[2:2 + na]
+            w = w[2 + na:]
+            npaths, npa = int(w[0]), int(w[1])
+            w = w[2:]
+            pargs = {}
+            for _ in range(npaths):
+                pargs[w[0][1:]] = w[1:1 + npa]
+                w = w[1 + npa:]
+        except (ValueError, IndexError):
+            raise BadInput("%s: table: not a multipath table line mpsim live can read" % self.scenario)
+        opts = ["--mode=" + ("bio" if "queue_mode" in feats and "bio" in feats else "request")]
+        if "queue_if_no_path" in feats:
+            opts.append("--queue_if_no_path=1")
+        opts.append("--selector_args=" + " ".join(sel_args))
+        opts += ["--path.%s.path_args=%s" % (n, " ".join(a)) for n, a in pargs.items() if a]
+        out = []
+        sec = None
+        with open(self.scenario) as f:
+            for raw in f:
+                line = strip_comment(raw)
+                m = re.match(r"^\[(.+)\]$", line)
+                if m:
+                    sec = m.group(1).strip()
+                if sec == "multipath" and re.match(r"^table\s*=", line):
+                    continue
+                out.append(raw)
+        d = tempfile.mkdtemp(prefix="mpsim-live-")
+        atexit.register(shutil.rmtree, d, True)
+        self.mpsim_scenario = os.path.join(d, os.path.basename(self.scenario))
+        with open(self.mpsim_scenario, "w") as f:
+            f.writelines(out)
+        self.short_opts = opts
+        self.table_src = None
+
+    def mpsim_args(self, table, devs):
+        """How mpsim is told the scenario, the table and the paths."""
+        a = ["--scenario=" + self.mpsim_scenario]
+        if self.source and self.table:
+            return a + self.short_opts
+        if table:
+            a.append("--table=" + table)
+            a += ["--path.%s.dev=%s" % (n, d) for n, d in devs.items()]
+        return a
 
     def _kernel_table(self, t):
         words = t.split()
@@ -475,11 +544,8 @@ def mpsim_run(mpsim, case, table, devs, nphases, work, extra):
     with open(jf, "w") as f:
         # one report per stonewall group, as the kernel's fio gives it
         f.write("[global]\ngroup_reporting\n" + cut_jobs(case.jobtext, njobs))
-    cmd = [mpsim, "--scenario=" + case.scenario, "--job=" + jf, "--kernel=" + KERNEL,
-           "--hz=100", "--format=json"]
-    if table:
-        cmd.append("--table=" + table)
-        cmd += ["--path.%s.dev=%s" % (n, d) for n, d in devs.items()]
+    cmd = [mpsim] + case.mpsim_args(table, devs) + ["--job=" + jf, "--kernel=" + KERNEL,
+                                                    "--hz=100", "--format=json"]
     cmd += [o for o in case.opts if not o.startswith("--table=")] + extra
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
@@ -825,8 +891,8 @@ def rel(arg):
 
 def preflight(mpsim, case):
     """None if mpsim takes the case as the user wrote it, else its message."""
-    cmd = [mpsim, "--scenario=" + case.scenario, "--kernel=" + KERNEL, "--hz=100",
-           "--format=json", "--output=/dev/null"]
+    cmd = [mpsim] + case.mpsim_args(None, {}) + ["--kernel=" + KERNEL, "--hz=100",
+                                                 "--format=json"]
     if case.job:
         cmd.append("--job=" + case.job)
     r = subprocess.run(cmd + case.opts, capture_output=True, text=True)
