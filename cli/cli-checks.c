@@ -126,6 +126,24 @@ static const char *const replay_opts[] = {
 	"replay_no_stall", "replay_time_scale", "replay_skip", NULL
 };
 
+/* Whether some job sends flushes, which write_cache= acts on (a log may
+ * hold syncs: counted as one that does). */
+static bool sends_flushes(const struct scenario *sc)
+{
+	unsigned i;
+
+	for (i = 0; i < sc->nr_jobs; i++) {
+		const struct job_conf *j = &sc->jobs[i];
+
+		if ((j->osync && ioengine_osync_flushes(j->ioengine)) ||
+		    j->fsync_blocks || j->fdatasync_blocks || j->read_iolog[0])
+			return true;
+	}
+	return false;
+}
+
+static const char *const write_cache[] = { "write_cache", NULL };
+
 /* The first of names the command line gives, for the messages. */
 static const char *first_given(int argc, char **argv,
 			       const char *const *names)
@@ -171,6 +189,10 @@ void cli_warn_unread(int argc, char **argv, const struct scenario *sc,
 		mpsim_warn("--%s changes nothing here: no dm-delay path "
 			   "(give --delay, --read_delay, --write_delay or "
 			   "--flush_delay)", given);
+	if (cli_has(argc, argv, write_cache) && !sends_flushes(sc))
+		mpsim_warn("--write_cache changes nothing here: no job sends a "
+			   "flush (give --sync=1 with a synchronous ioengine, "
+			   "--fsync=N, --fdatasync=N, or a log with syncs)");
 	given = first_given(argc, argv, replay_opts);
 	if (given && !has_replay(sc))
 		mpsim_warn("--%s changes nothing here: no read_iolog (the "
@@ -198,12 +220,15 @@ void cli_warn_inert(int argc, char **argv, const struct scenario *sc)
 				   start_clock_name(sc->clock), sc->selector);
 	}
 	/* only io-affinity (or a kernel file, which might) asks which CPU
-	 * submits (workloads/cpus.c) */
+	 * submits (workloads/cpus.c), and the CPU time of an I/O is
+	 * charged there (sim/cpu.c) */
 	if (cli_has(argc, argv, cpus) && !sc->selector_source[0] &&
-	    strcmp(sc->selector, "io-affinity"))
+	    strcmp(sc->selector, "io-affinity") && !sc->submit_cpu &&
+	    !sc->complete_cpu)
 		mpsim_warn("the CPU options (ncpus, numa_nodes, cpus_allowed, "
 			   "cpumask) change nothing here: %s does not look at "
-			   "the submitting CPU (only io-affinity does)",
+			   "the submitting CPU (only io-affinity does) and no "
+			   "I/O costs CPU time (submit_cpu, complete_cpu)",
 			   sc->selector);
 	cli_warn_unread(argc, argv, sc,
 			!strcmp(sc->selector, "historical-service-time"));

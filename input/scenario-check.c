@@ -21,13 +21,21 @@ static int check_delay_mode(const struct scenario *sc, char *err)
 
 	if (sc->mode != MODE_REQUEST)
 		return 0;
-	for (p = sc->paths; p < sc->paths + sc->nr_paths; p++)
+	for (p = sc->paths; p < sc->paths + sc->nr_paths; p++) {
 		if (p->delay.read_ms || p->delay.write_ms || p->delay.flush_ms)
 			return input_error(err, "%s: [path %s] has a dm-delay "
 					   "layer, a bio-based device that "
 					   "request-based multipath cannot "
 					   "stack on (use mode = bio)",
 					   sc->name, p->name);
+		/* brd and zram are bio-based too */
+		if (p->service.kind == DIST_SYNC)
+			return input_error(err, "%s: [path %s] service = sync "
+					   "is a bio-based device (brd, zram) "
+					   "that request-based multipath "
+					   "cannot stack on (use mode = bio)",
+					   sc->name, p->name);
+	}
 	return 0;
 }
 
@@ -38,12 +46,14 @@ static int check_delay_mode(const struct scenario *sc, char *err)
  * cannot have is refused: the classic wheel, and a kthread_poll= other
  * than its own from 6.7 on.  Before 6.7 there is no kthread, so
  * kthread_poll= and expiry = ns (which acts in kthread mode only) change
- * nothing: warned.
+ * nothing: warned.  From 6.7 expiry = ns is the dm-devel patch (§7.6)
+ * applied to that release, which no release has: run, and said once.
  */
 static int check_delay_kernel(const struct scenario *sc, char *err)
 {
 	unsigned k = sc->kernel, maj = k / 1000, min = k % 1000;
 	const struct path_conf *p;
+	bool said = false;
 
 	if (!k)
 		return 0;
@@ -64,6 +74,13 @@ static int check_delay_kernel(const struct scenario *sc, char *err)
 				   p->name, d->poll_given ? "kthread_poll" :
 				   "expiry = ns", maj, min);
 			return 0;	/* once: the same for every path */
+		}
+		if (k >= KERNEL_6_7 && d->expiry == EXPIRY_NS && !said) {
+			mpsim_warn("%s: [path %s] expiry = ns is the dm-devel "
+				   "nanosecond-expiry patch, in no release: "
+				   "modelled as kernel %u.%u with it applied",
+				   sc->name, p->name, maj, min);
+			said = true;
 		}
 		if (k >= KERNEL_6_7 && d->poll_given &&
 		    (d->poll == POLL_BUSY) != busy)

@@ -23,14 +23,19 @@
 
 #include "engine.h"
 
-/* The instant work of `cost` ns asked for now on CPU c ends: after all
- * the work queued before it, FIFO. */
+/*
+ * The instant work of `cost` ns asked for now on CPU c ends: after all
+ * the work queued before it, FIFO.  Queued work never starts past the
+ * clock's limit (sim.h): there the loop stops the run at the first such
+ * event, and adding more to it could wrap, so it is not added.
+ */
 static sim_ns cpu_take(struct sim *s, unsigned c, sim_ns cost)
 {
 	sim_ns start = s->cpu_free[c] > s->now ? s->cpu_free[c] : s->now;
 
-	s->cpu_free[c] = start + cost;
-	return start + cost;
+	if (start <= SIM_CLOCK_MAX)
+		s->cpu_free[c] = start + cost;
+	return s->cpu_free[c];
 }
 
 void cpu_setup(struct sim *s)

@@ -211,9 +211,8 @@ struct job {
 	bool open;			/* rate_iops given */
 	uint32_t bs;			/* plain loop: bytes per I/O */
 	uint8_t ddir;			/* plain loop: direction unless mixed */
-	bool osync;			/* its writes are OSYNC_DATA: sync=1,
-					   an engine that flushes after, and
-					   a write cache to flush */
+	bool osync;			/* its writes are OSYNC_DATA: sync=1
+					   and an engine that flushes after */
 	bool mixed;			/* rw/randrw: each I/O draws it */
 	uint64_t writes;		/* mixed plain loop: writes drawn */
 	struct job_flow *flow;		/* NULL: the plain loop; else the
@@ -292,8 +291,6 @@ void cpu_reap(struct sim *s, struct sim_io *io);
 
 /* ---- sim/mpath.c ---- */
 int mpath_setup(struct mpath *m, struct sim *s, char *err);
-/* Whether the multipath device over sc's paths has a write cache. */
-bool mpath_write_cache(const struct scenario *sc);
 void mpath_teardown(struct mpath *m);
 /* The device's status and table lines, `dmsetup status` and `dmsetup
  * table` (sim/dmsetup.c), each ending in a newline; free() it. */

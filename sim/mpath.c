@@ -15,7 +15,7 @@
 /* dm_table_set_restrictions (drivers/md/dm-table.c): the device has a
  * write cache when any device under it has one (dm_table_supports_flush;
  * dm-delay passes its device's on). */
-bool mpath_write_cache(const struct scenario *sc)
+static bool mpath_write_cache(const struct scenario *sc)
 {
 	unsigned i;
 
@@ -459,11 +459,14 @@ void mpath_io_done(struct mpath *m, struct sim_io *io)
 	struct sim_path *p;
 
 	if (__builtin_expect(io->osync != OSYNC_NONE, 0)) {
-		if (io->osync == OSYNC_DATA) {
+		/* without a write cache, submit_bio_noacct ends the
+		 * flush before dm sees it: the write is done */
+		if (io->osync == OSYNC_DATA && m->write_cache) {
 			osync_flush(m, io);
 			return;
 		}
 		osync_restore(io);
+		io->osync = OSYNC_NONE;
 	}
 	p = io->path;
 

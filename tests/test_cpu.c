@@ -278,5 +278,9 @@ Test(sync_device, needs_cpu_time_or_a_delay_on_every_class)
 	cr_assert_eq(scenario_set(&sc, "complete_cpu", "1us", err), 0, "%s",
 		     err);
 	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	/* brd is bio-based: request-based multipath cannot stack on it */
+	cr_assert_eq(scenario_set(&sc, "mode", "request", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), -EINVAL);
+	cr_assert(strstr(err, "bio-based device (brd, zram)"), "%s", err);
 	scenario_free(&sc);
 }

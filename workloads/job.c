@@ -94,10 +94,10 @@ int job_setup(struct job *j, struct sim *s, const struct job_conf *c,
 			j->interval = 1;
 	}
 	job_dirs(j, c);
-	/* sync=1: a write then a flush, where the engine's kiocb is
-	 * synchronous and the dm device has a write cache (§11.2) */
-	j->osync = c->osync && ioengine_osync_flushes(c->ioengine) &&
-		   mpath_write_cache(s->sc);
+	/* sync=1: a write then a flush where the engine's kiocb is
+	 * synchronous (the engine sends the flush only to a dm device with
+	 * a write cache, §11.2) */
+	j->osync = c->osync && ioengine_osync_flushes(c->ioengine);
 	s->jobs_running++;
 	if (flow_needed(s, c))
 		return flow_setup(j, err);
