@@ -8,6 +8,8 @@
 #                 (.ci/deps; each target above calls its own)
 #   make check-long   the slow statistical tier (longer runs, tighter bounds)
 #   make kernel-check linux-source-6.1's dm-ps-*.c beside mpsim's selectors
+#   make live-check  a grid of dm tables and fio jobs on a running Linux 6.1
+#                 (user-mode-linux) beside mpsim; writes results/live-6.1.md
 #   make bench    simulated I/Os per second of wall time, per selector
 #   make asan     the test suite under AddressSanitizer + UBSan (clang)
 #   make slurm-check  a sweep as a Slurm job array on a one-node cluster
@@ -33,6 +35,8 @@ PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 COMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# mpsim live's harness (live/), which the binary looks for here
+LIVEDIR ?= $(PREFIX)/share/mpsim/live
 
 WARN = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
        -Wpointer-arith -Wwrite-strings -Wundef -Wformat=2 -Wvla \
@@ -67,8 +71,8 @@ FUZZ_CC ?= clang
 SAN     = address,undefined,float-cast-overflow
 
 .PHONY: all run test check-long bench asan valgrind noopt results plots \
-        kernel-check slurm-check \
-        clean deps deps-run deps-test deps-check deps-slurm results-dm-delay-sync results-alua-failover install uninstall \
+        kernel-check slurm-check live-check \
+        clean deps deps-run deps-test deps-check deps-slurm deps-live results-dm-delay-sync results-alua-failover install uninstall \
         fuzz fuzz-bins fuzz-build fuzz-corpus
 all: mpsim
 
@@ -76,7 +80,7 @@ all: mpsim
 # packages each level holds): run builds and runs, test adds the test
 # suite's, check the long checks'.
 deps: deps-test
-deps-run deps-test deps-check deps-slurm:
+deps-run deps-test deps-check deps-slurm deps-live:
 	@sh .ci/deps $(@:deps-%=%)
 
 mpsim: $(BUILD)/mpsim
@@ -123,6 +127,16 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# Where mpsim live finds its harness once installed: a header rewritten
+# only when LIVEDIR changes, so `make install PREFIX=...` rebuilds live.o
+$(BUILD)/livedir.h: FORCE
+	@mkdir -p $(@D)
+	@echo '#define MPSIM_LIVEDIR "$(LIVEDIR)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/cli/live.o: $(BUILD)/livedir.h
+$(BUILD)/cli/live.o: ALL_CFLAGS += -include $(BUILD)/livedir.h
+FORCE:
+
 # The built-in scenarios, compiled in so ./mpsim runs from any directory.
 $(BUILD)/scenarios.c: $(SCN) tests/embed.sh
 	@mkdir -p $(@D)
@@ -158,6 +172,7 @@ test: deps-test
 	sh tests/cli.sh ./mpsim
 	sh tests/deps.sh
 	sh tests/safety.sh ./mpsim
+	sh tests/live.sh ./mpsim
 	bash tests/install.sh
 	sh tests/check-citations.sh
 	sh tests/layers.sh
@@ -170,6 +185,14 @@ test: deps-test
 kernel-check: deps-check
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/kernel-check
 	sh tests/kernel-check.sh ./mpsim $(BUILD)/kernel-check $(BUILD)/kernel-src
+
+# The same dm tables and fio jobs on Debian's user-mode-linux kernel and in
+# mpsim (live/grid); fails when an mpsim figure is outside the kernel's
+# spread over repeated runs.  Installs user-mode-linux, linux-source-6.1,
+# fio, dmsetup and kmod if missing.
+live-check: deps-live
+	@$(MAKE) --no-print-directory mpsim
+	LIVE_BUILD=$(BUILD)/live MPSIM=./mpsim python3 live/live.py check --results=results/live-6.1.md
 
 check-long: deps-test
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests
@@ -308,6 +331,10 @@ plots:
 
 install: mpsim
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR)
+	install -d $(DESTDIR)$(LIVEDIR)/cases $(DESTDIR)$(LIVEDIR)/jobs
+	install -m 644 live/live.py live/guest.sh live/build-module.sh live/grid $(DESTDIR)$(LIVEDIR)
+	install -m 644 live/cases/*.ini $(DESTDIR)$(LIVEDIR)/cases
+	install -m 644 live/jobs/*.fio $(DESTDIR)$(LIVEDIR)/jobs
 	install -m 755 mpsim $(DESTDIR)$(BINDIR)/mpsim
 	install -m 644 docs/mpsim.1 $(DESTDIR)$(MANDIR)/man1/mpsim.1
 	install -m 644 docs/mpsim.bash-completion $(DESTDIR)$(COMPDIR)/mpsim
@@ -315,6 +342,7 @@ install: mpsim
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mpsim $(DESTDIR)$(MANDIR)/man1/mpsim.1 \
 	    $(DESTDIR)$(COMPDIR)/mpsim
+	rm -rf $(DESTDIR)$(LIVEDIR)
 
 # Each fuzz target for FUZZ_S seconds (make fuzz FUZZ_S=600), one after
 # the other, from the committed corpus (never written to: new inputs go

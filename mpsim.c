@@ -20,6 +20,7 @@ static const struct command {
 	{ "bench", cmd_bench, help_bench },
 	{ "timers", cmd_timers, help_timers },
 	{ "published", cmd_published, help_published },
+	{ "live", cmd_live, help_live },
 };
 
 /* --help or -h anywhere among a command's words asks for its help. */

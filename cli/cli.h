@@ -104,6 +104,7 @@ int cmd_list(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 /* cli/published.c: the 2022 table beside mpsim's */
 int cmd_published(int argc, char **argv);
+int cmd_live(int argc, char **argv);
 /* `mpsim timers ...` (cli/timers-cmd.c); argv[0] is "timers".  Returns
  * the exit status: 0, 1 if the classic variants ever disagree, 2 on bad
  * input. */
@@ -119,6 +120,7 @@ void help_list(FILE *f);
 void help_bench(FILE *f);
 void help_timers(FILE *f);	/* in timers-cmd.c, beside its options */
 void help_published(FILE *f);	/* in published.c */
+void help_live(FILE *f);	/* in live.c */
 
 /* argv[0] of the mpsim process, for commands that print commands
  * (sweep --list-runs); NULL when the commands are called from tests. */

@@ -26,6 +26,8 @@ void cli_usage(FILE *f)
 "  bench       simulated I/Os per CPU second, per selector, beside a floor\n"
 "  timers      the kernel timer-wheel catch-up experiment\n"
 "  published   the 2022 HST table beside mpsim's (--sensitivity)\n"
+"  live        a scenario on a running Linux 6.1 (user-mode-linux) beside\n"
+"              mpsim\n"
 "\n"
 "options of run, compare and sweep (--key=value or --key value):\n"
 "  --scenario=FILE|NAME   scenario file (ini) or built-in name\n"

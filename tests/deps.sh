@@ -1,7 +1,7 @@
 #!/bin/sh
 # deps.sh: each make target asks only for the packages it needs.
-# - .ci/deps's levels (run, test, check, slurm) each add packages, none
-#   twice, and the README's install list names exactly each level's.
+# - .ci/deps's levels (run, test, check; slurm and live on run) each add
+#   packages, none twice along one chain of levels, and the README's install list names exactly each level's.
 # - On a machine with only a C compiler, make and pkg-config on PATH (a
 #   scratch PATH: nothing is uninstalled), `.ci/deps run --dry-run` asks
 #   for nothing, test asks for the test tools but not clang, check for
@@ -22,12 +22,14 @@ bad() { echo "deps: $*"; fail=$((fail + 1)); }
 # has LIST WORD: WORD is a line of LIST
 has() { printf '%s\n' "$1" | grep -qxF -- "$2"; }
 
-for l in run test check slurm; do
+for l in run test check slurm live; do
 	sh .ci/deps "$l" --list >"$tmp/$l" || bad ".ci/deps $l --list failed"
 	[ -s "$tmp/$l" ] && ok || bad "level $l holds no package"
 done
-dup=$(cat "$tmp/run" "$tmp/test" "$tmp/check" "$tmp/slurm" | sort | uniq -d)
-[ -z "$dup" ] && ok || bad "in two levels: $dup"
+for chain in "test check" slurm live; do
+	dup=$(for l in run $chain; do cat "$tmp/$l"; done | sort | uniq -d)
+	[ -z "$dup" ] && ok || bad "in two levels of run $chain: $dup"
+done
 # what make run must never ask for
 for p in clang mandoc man-db blktrace python3-jsonschema libcriterion-dev \
     gnuplot-nox fio-examples git valgrind; do
@@ -41,7 +43,7 @@ readme() {
 		on { print }' README.md | tr '\n' ' ' | grep -o '`[^`]*`' | tr -d '`' |
 		grep -v '^make ' | sort
 }
-for l in run:'- `make run`' test:'- `make test`' check:'- the long checks' slurm:'- `make slurm-check`'; do
+for l in run:'- `make run`' test:'- `make test`' check:'- the long checks' slurm:'- `make slurm-check`' live:'- `make live-check`'; do
 	lv=${l%%:*}
 	got=$(readme "${l#*:}")
 	want=$(sort "$tmp/$lv")

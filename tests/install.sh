@@ -3,7 +3,7 @@
 # man page and the bash completion where they belong; the page passes
 # mandoc's lint and renders with man -l; the installed completion
 # completes; an installed mpsim's --list-runs names it by its bare name;
-# make uninstall takes the three files away.
+# mpsim live runs its installed harness; make uninstall takes it all away.
 #
 # usage: install.sh   (from the top of the tree, after make)
 set -eu
@@ -20,6 +20,16 @@ for f in bin/mpsim share/man/man1/mpsim.1 share/bash-completion/completions/mpsi
 done
 [ -x "$root/bin/mpsim" ] || no "bin/mpsim is not executable"
 "$root/bin/mpsim" --version | grep -q '^mpsim ' || no "the installed mpsim does not run"
+
+# mpsim live's harness, which the installed binary runs (MPSIM_LIVE
+# stands for the PREFIX the staged tree is not yet at): a missing
+# scenario is bad input, refused before anything is built
+[ -f "$root/share/mpsim/live/live.py" ] || no "live/live.py not installed"
+rc=0
+MPSIM_LIVE=$root/share/mpsim/live/live.py "$root/bin/mpsim" live \
+    --scenario="$tmp/none.ini" >/dev/null 2>"$tmp/live.err" || rc=$?
+[ "$rc" = 2 ] && grep -q '^mpsim: live: .*none.ini' "$tmp/live.err" ||
+    no "the installed mpsim live (status $rc: $(cat "$tmp/live.err"))"
 
 # mandoc's errors and warnings (its style notes name manuals this
 # machine may lack, so they are left out)

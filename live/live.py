@@ -1,0 +1,998 @@
+#!/usr/bin/env python3
+# live.py: the same dm table and fio job on a running Linux 6.1 (Debian's
+# user-mode-linux, booted as an ordinary program) and in mpsim, side by
+# side.
+#
+#   live.py check [--grid=FILE] [--repeats=N] [--results=FILE]   (make live-check)
+#   live.py run --scenario=FILE [--job=FILE.fio] [--selector-source=FILE.c]
+#               [--repeats=N] [mpsim options]                     (mpsim live)
+#
+# A case is a scenario (its [multipath] table and [path] sections) and fio
+# jobs.  Each [path] becomes, in the guest, a dm-delay target with the
+# path's delays over a RAM disk (brd: write-through, completes inside
+# submit_bio) or, with write_cache = back, over a loop device on a tmpfs
+# file (a volatile write cache).  The table's words naming a path are
+# replaced by that dm-delay device's MAJ:MIN; mpsim then runs the table the
+# guest loaded, word for word, with each path's dev set to the same number.
+# Without a table the case has one path and fio runs on its dm-delay device.
+#
+# Each case runs REPEATS times in one boot, from a fresh table each time;
+# its fio jobs (stonewalled phases) run in order on the same table, so a
+# selector's state carries from one phase to the next as in the kernel.
+# mpsim's figure is taken as one more run of the kernel: it must lie in the
+# 95 % prediction interval of the repeats, mean +- t(0.975, n-1) * sd *
+# sqrt(1 + 1/n) (k = 4.97 sd for n = 3), widened by what one I/O is worth
+# (a count's resolution: 1/runtime in IOPS, 1/I/Os in a share), compared
+# as printed (shares to 3 decimals, IOPS to 1, latency to 1 us).  min..max is printed beside it,
+# but is no test: three runs' min..max holds a fourth run of the same
+# kernel only half the time.
+import atexit
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KERNEL = "6.1"
+
+
+class BadInput(Exception):
+    pass
+
+
+def die_bad(msg):
+    print("mpsim: live: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def note(msg):
+    print("live: " + msg, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- ini files
+
+def strip_comment(line):
+    # fio's and mpsim's: ';' or '#' starts a comment, also at the end
+    m = re.search(r"(^|\s)[;#]", line)
+    return (line[:m.start()] if m else line).strip()
+
+
+def read_sections(path):
+    """[(name, [(key, value or None)], [raw lines])] in file order."""
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise BadInput("%s: %s" % (path, e.strerror))
+    out = []
+    cur = None
+    for n, raw in enumerate(lines, 1):
+        line = strip_comment(raw)
+        if not line:
+            if cur is not None:
+                cur[2].append(raw)
+            continue
+        m = re.match(r"^\[(.+)\]$", line)
+        if m:
+            cur = (m.group(1).strip(), [], [raw])
+            out.append(cur)
+            continue
+        if cur is None:
+            raise BadInput("%s:%d: a key before any [section]" % (path, n))
+        k, eq, v = line.partition("=")
+        cur[1].append((k.strip(), v.strip() if eq else None))
+        cur[2].append(raw)
+    return out
+
+
+def delay_ms(v, where):
+    m = re.fullmatch(r"(\d+)(ms)?", v.strip())
+    if not m:
+        raise BadInput("%s: '%s' is not whole milliseconds" % (where, v))
+    return int(m.group(1))
+
+
+# ---------------------------------------------------------------- a case
+
+PATH_KEYS = ("delay", "read_delay", "write_delay", "flush_delay",
+             "write_cache", "dev", "service")
+
+
+class Case:
+    """What the guest builds and what mpsim is given, for one case."""
+
+    def __init__(self, name, scenario, job, opts, repeats):
+        self.name = name
+        self.scenario = scenario
+        self.job = job
+        self.opts = list(opts)     # mpsim options, also read here
+        self.repeats = repeats
+        self.warnings = []         # said once the input is taken
+        self.calibrate = False
+        self.cpu = False
+        self.paths = []            # [{name, read, write, flush, cache, dev}]
+        self.table = None
+        self.jobtext = None        # the fio job file mpsim reads
+        self.njobs = 0
+        self.mpsim_scenario = scenario
+        self.source = None         # --selector-source: mpsim runs the short form
+        self._read()
+        for o in self.opts:
+            if o.startswith("--selector-source="):
+                self.source = o.split("=", 1)[1]
+        if self.source and self.table:
+            self._short_form()
+
+    def _read(self):
+        secs = read_sections(self.scenario)
+        table = None
+        jobsecs = []
+        paths = {}
+        order = []
+        for name, kv, raw in secs:
+            if name == "multipath":
+                for k, v in kv:
+                    if k == "table":
+                        table = v
+            elif name.startswith("path "):
+                pn = name[5:].strip()
+                paths[pn] = dict(kv)
+                order.append(pn)
+            else:
+                jobsecs.append(raw)
+        over_table = None
+        for o in self.opts:
+            m = re.fullmatch(r"--path\.([^.=]+)\.([a-z_]+)=(.*)", o)
+            if m:
+                if m.group(1) not in paths:
+                    raise BadInput("%s: no [path %s] in %s" % (o, m.group(1), self.scenario))
+                paths[m.group(1)][m.group(2)] = m.group(3)
+                continue
+            m = re.fullmatch(r"--(delay|read_delay|write_delay|flush_delay|write_cache|service)=(.*)", o)
+            if m:
+                for p in paths.values():
+                    p[m.group(1)] = m.group(2)
+                continue
+            m = re.fullmatch(r"--table=(.*)", o)
+            if m:
+                over_table = m.group(1)
+            m = re.fullmatch(r"--(hz|kernel|mode)=(.*)", o)
+            if m:
+                raise BadInput("%s: the kernel is Linux %s at HZ=100 in bio mode; mpsim is run so" % (o, KERNEL))
+        if over_table is not None:
+            table = over_table
+        if not order:
+            raise BadInput("%s: no [path] section" % self.scenario)
+        if len(order) > 8:
+            raise BadInput("%s: %d paths; the guest has 8 RAM disks" % (self.scenario, len(order)))
+        for i, pn in enumerate(order):
+            p = paths[pn]
+            w = "%s: [path %s]" % (self.scenario, pn)
+            d = delay_ms(p.get("delay", "0"), w + " delay")
+            r = delay_ms(p.get("read_delay", str(d)), w + " read_delay")
+            wr = delay_ms(p.get("write_delay", str(d)), w + " write_delay")
+            fl = delay_ms(p.get("flush_delay", str(wr)), w + " flush_delay")
+            cache = p.get("write_cache", "through")
+            if cache not in ("through", "back"):
+                raise BadInput("%s write_cache: '%s' (through or back)" % (w, cache))
+            if p.get("service", "sync") != "sync":
+                self.warnings.append("%s: service = %s, but the kernel's device is %s, which has no service time to set"
+                     % (w, p["service"], "a RAM disk" if cache == "through" else "a loop device"))
+            self.paths.append(dict(name=pn, read=r, write=wr, flush=fl,
+                                   cache=cache, dev=p.get("dev"), index=i))
+        if table is None:
+            if len(order) != 1:
+                raise BadInput("%s: %d paths and no table: give the kernel's table line (table = ...)"
+                               % (self.scenario, len(order)))
+        else:
+            self.table = self._kernel_table(table)
+        # the jobs: a job file, or the scenario's own sections (which keep
+        # mpsim's default engine, libaio: said here, since a job file's is psync)
+        if self.job:
+            try:
+                with open(self.job) as f:
+                    self.jobtext = f.read()
+            except OSError as e:
+                raise BadInput("%s: %s" % (self.job, e.strerror))
+        else:
+            if not jobsecs:
+                raise BadInput("%s: no fio job: add job sections or give --job=FILE.fio" % self.scenario)
+            self.jobtext = "[global]\nioengine=libaio\n" + "\n".join("\n".join(r) for r in jobsecs) + "\n"
+        self.jobs = fio_jobs(self.jobtext, self.job or self.scenario)
+        # phases: a job with stonewall starts one; fio reports each as a group
+        self.phases = []
+        for i, (name, opts, start) in enumerate(self.jobs):
+            if i == 0 or start:
+                self.phases.append([])
+            self.phases[-1].append(i)
+        self.njobs = len(self.phases)
+        self.jobnames = [self.jobs[ph[0]][0] for ph in self.phases]
+
+    def _short_form(self):
+        """mpsim reads a table's selector by name, from its own: with a
+        source file it runs the table's one group in the short form
+        (selector_args, path_args, mode), from a copy of the scenario
+        without the table line."""
+        w = self.table.split()[3:]
+        try:
+            nf = int(w[0])
+            feats = w[1:1 + nf]
+            w = w[1 + nf:]
+            w = w[1 + int(w[0]):]
+            ngroups = int(w[0])
+            w = w[2:]
+            if ngroups != 1:
+                raise BadInput("%s: with --selector-source the table has one priority group" % self.scenario)
+            na = int(w[1])
+            sel_args = w[2:2 + na]
+            w = w[2 + na:]
+            npaths, npa = int(w[0]), int(w[1])
+            w = w[2:]
+            pargs = {}
+            for _ in range(npaths):
+                pargs[w[0][1:]] = w[1:1 + npa]
+                w = w[1 + npa:]
+        except (ValueError, IndexError):
+            raise BadInput("%s: table: not a multipath table line mpsim live can read" % self.scenario)
+        opts = ["--mode=" + ("bio" if "queue_mode" in feats and "bio" in feats else "request")]
+        if "queue_if_no_path" in feats:
+            opts.append("--queue_if_no_path=1")
+        opts.append("--selector_args=" + " ".join(sel_args))
+        opts += ["--path.%s.path_args=%s" % (n, " ".join(a)) for n, a in pargs.items() if a]
+        out = []
+        sec = None
+        with open(self.scenario) as f:
+            for raw in f:
+                line = strip_comment(raw)
+                m = re.match(r"^\[(.+)\]$", line)
+                if m:
+                    sec = m.group(1).strip()
+                if sec == "multipath" and re.match(r"^table\s*=", line):
+                    continue
+                out.append(raw)
+        d = tempfile.mkdtemp(prefix="mpsim-live-")
+        atexit.register(shutil.rmtree, d, True)
+        self.mpsim_scenario = os.path.join(d, os.path.basename(self.scenario))
+        with open(self.mpsim_scenario, "w") as f:
+            f.writelines(out)
+        self.short_opts = opts
+        self.table_src = None
+
+    def mpsim_args(self, table, devs):
+        """How mpsim is told the scenario, the table and the paths."""
+        a = ["--scenario=" + self.mpsim_scenario]
+        if self.source and self.table:
+            return a + self.short_opts
+        if table:
+            a.append("--table=" + table)
+            a += ["--path.%s.dev=%s" % (n, d) for n, d in devs.items()]
+        return a
+
+    def _kernel_table(self, t):
+        words = t.split()
+        if "multipath" not in words:
+            words = ["0", "65536", "multipath"] + words
+        else:
+            i = words.index("multipath")
+            words = ["0", "65536"] + words[i:]
+        names = {}
+        for p in self.paths:
+            names[p["name"]] = p["name"]
+            names["/dev/" + p["name"]] = p["name"]
+            if p["dev"]:
+                names[p["dev"]] = p["name"]
+        used = set()
+        out = []
+        for w in words:
+            if w in names:
+                out.append("@" + names[w])
+                used.add(names[w])
+            else:
+                out.append(w)
+        missing = [p["name"] for p in self.paths if p["name"] not in used]
+        if missing:
+            raise BadInput("%s: table: no word names [path %s] (its name or its dev)"
+                           % (self.scenario, missing[0]))
+        return " ".join(out)
+
+    def backing(self, p):
+        return ("/dev/ram%d" if p["cache"] == "through" else "/dev/loop%d") % p["index"]
+
+    def delay_table(self, p):
+        d = self.backing(p)
+        return "0 65536 delay %s 0 %d %s 0 %d %s 0 %d" % (d, p["read"], d, p["write"], d, p["flush"])
+
+    def guest_table(self):
+        t = self.table
+        for p in self.paths:
+            t = re.sub(r"@%s(?=\s|$)" % re.escape(p["name"]), "${DEV_p%d}" % p["index"], t)
+        return t
+
+    def load_script(self, ci, r, gout):
+        """What the first job's exec_prerun sources: this case's tables."""
+        s = []
+        for p in self.paths:
+            s.append('dmsetup reload p%d --table "%s" && dmsetup resume p%d'
+                     % (p["index"], self.delay_table(p), p["index"]))
+        if self.table:
+            s.append('dmsetup reload mp --table "%s" && dmsetup resume mp' % self.guest_table())
+            if r == 0:
+                s.append('dmsetup table mp > "%s/table-%03d"' % (gout, ci))
+        s.append("snap %d:%d:0" % (ci, r))
+        return "\n".join(s) + "\n"
+
+    def guest_jobs(self, ci, r, guest_sh, run, load):
+        """This case's jobs for the group's fio file: each job whole, with
+        what its [global]s gave it, so that nothing leaks to the next case."""
+        out = []
+        for k, ph in enumerate(self.phases):
+            for n, j in enumerate(ph):
+                name, opts, _ = self.jobs[j]
+                out.append("[c%03d-r%d-%s]" % (ci, r, name))
+                for key, v in opts:
+                    if key in DROP:
+                        continue
+                    out.append(key if v is None else "%s=%s" % (key, v))
+                if n == 0:
+                    out.append("stonewall")
+                    if k == 0:
+                        out.append("exec_prerun=sh %s %s load %s" % (guest_sh, run, load))
+                    else:
+                        out.append("exec_prerun=sh %s %s snap %d:%d:%d" % (guest_sh, run, ci, r, k))
+                out.append("")
+        return "\n".join(out) + "\n"
+
+
+# fio options of a case's jobs that the combined file sets itself
+DROP = ("filename", "stonewall", "wait_for_previous", "exec_prerun", "exec_postrun",
+        "group_reporting", "new_group", "thread")
+
+
+def fio_jobs(text, where):
+    """[(name, effective options, starts a phase)] of a fio job file: each
+    job's options are the [global]s above it, then its own."""
+    glob = []
+    jobs = []
+    cur = None
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = strip_comment(raw)
+        if not line:
+            continue
+        m = re.match(r"^\[(.+)\]$", line)
+        if m:
+            name = m.group(1).strip()
+            if name == "global":
+                cur = glob
+            else:
+                cur = list(glob)
+                jobs.append((name, cur))
+            continue
+        if cur is None:
+            raise BadInput("%s:%d: an option before any section" % (where, n))
+        if line.startswith("include "):
+            raise BadInput("%s:%d: include: give the jobs in one file" % (where, n))
+        k, eq, v = line.partition("=")
+        cur.append((k.strip(), v.strip() if eq else None))
+    out = []
+    for name, opts in jobs:
+        keys = {k for k, _ in opts}
+        if "new_group" in keys and not keys & {"stonewall", "wait_for_previous"}:
+            raise BadInput("%s: [%s]: new_group without stonewall: a phase here is a stonewall group" % (where, name))
+        out.append((name, opts, bool(keys & {"stonewall", "wait_for_previous"})))
+    if not out:
+        raise BadInput("%s: no fio job section" % where)
+    return out
+
+
+# ---------------------------------------------------------------- the guest
+
+def uml_binary():
+    for d in os.environ.get("PATH", "").split(":") + ["/usr/bin"]:
+        f = os.path.join(d, "linux.uml")
+        if os.access(f, os.X_OK):
+            return f
+    return None
+
+
+def uml_release():
+    try:
+        rel = sorted(os.listdir("/usr/lib/uml/modules"))
+    except OSError:
+        rel = []
+    return rel[-1] if rel else None
+
+
+def build_modules(build, sources):
+    cmd = ["sh", os.path.join(HERE, "build-module.sh"), build] + sources
+    r = subprocess.run(cmd)
+    if r.returncode == 2:
+        sys.exit(2)
+    if r.returncode != 0:
+        print("mpsim: live: building the modules failed", file=sys.stderr)
+        sys.exit(1)
+
+
+def boot(run, build, modules, timeout):
+    """Boot UML once on RUN's case scripts; return the wall time."""
+    uml = uml_binary()
+    rel = uml_release()
+    os.makedirs(os.path.join(run, "root", "lib", "modules"), exist_ok=True)
+    link = os.path.join(run, "root", "lib", "modules", rel)
+    if not os.path.islink(link):
+        os.symlink(os.path.join("/usr/lib/uml/modules", rel), link)
+    md = os.path.join(run, "modules")
+    os.makedirs(md, exist_ok=True)
+    # in the order given: a selector built from the user's source before
+    # the package's of the same name, which then fails to register
+    for i, m in enumerate(modules):
+        shutil.copy(m, os.path.join(md, "%02d-%s" % (i, os.path.basename(m))))
+    init = os.path.join(run, "init")
+    with open(init, "w") as f:
+        f.write("#!/bin/sh\nexec sh %s %s\n" % (os.path.join(HERE, "guest.sh"), run))
+    os.chmod(init, 0o755)
+    shm = os.path.join(build, "uml-tmp")
+    os.makedirs(shm, exist_ok=True)
+    env = dict(os.environ, TMPDIR=shm)
+    t0 = time.time()
+    with open(os.path.join(run, "console.log"), "w") as con:
+        try:
+            subprocess.run([uml, "mem=512M", "rootfstype=hostfs", "rootflags=/", "rw",
+                            "init=" + init, "con=null", "con0=null,fd:1", "ssl=null"],
+                           stdin=subprocess.DEVNULL, stdout=con, stderr=subprocess.STDOUT,
+                           env=env, timeout=timeout, check=False)
+        except subprocess.TimeoutExpired:
+            print("mpsim: live: the guest did not end within %d s (see %s/console.log)" % (timeout, run),
+                  file=sys.stderr)
+            sys.exit(1)
+    return time.time() - t0
+
+
+# ---------------------------------------------------------------- figures
+
+def fio_phase(job):
+    """IOPS, mean and p99 latency (us) of one fio job (all directions)."""
+    ios = 0
+    iops = 0.0
+    lat_sum = 0.0
+    p99 = None
+    dirs = 0
+    for d in ("read", "write", "trim", "sync"):
+        x = job.get(d)
+        if not x:
+            continue
+        n = x.get("total_ios", 0) if d != "sync" else x.get("total_ios", 0)
+        if not n:
+            continue
+        dirs += 1
+        ios += n
+        iops += x.get("iops", 0.0)
+        lat = x.get("lat_ns", {})
+        lat_sum += lat.get("mean", 0.0) * n
+        pc = lat.get("percentile", {})
+        p99 = pc.get("99.000000")
+    rt = job.get("job_runtime", 0) / 1000.0
+    if ios == 0:
+        return dict(iops=0.0, mean=None, p99=None, rt=rt)
+    return dict(iops=iops, mean=lat_sum / ios / 1000.0, rt=rt,
+                p99=(p99 / 1000.0 if dirs == 1 and p99 is not None else None))
+
+
+def read_stat(path):
+    """{tag: {path device: ios}} and the tags in order; ios are the reads
+    and writes completed (fields 1 and 5 of the stat file)."""
+    snaps = {}
+    order = []
+    cur = None
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == "--":
+                cur = {}
+                snaps[w[1]] = cur
+                order.append(w[1])
+                continue
+            cur[w[0]] = int(w[1]) + int(w[5])
+    return snaps, order
+
+
+def read_group(gout, items, cases):
+    """{(case, repeat): [phase figures]} from one group's fio output and
+    counters, or an error string for the whole group."""
+    try:
+        with open(os.path.join(gout, "done")) as f:
+            f.read()
+    except OSError:
+        return "the guest did not run this group (see %s)" % os.path.join(os.path.dirname(gout), "guest.log")
+    try:
+        with open(os.path.join(gout, "fio.json")) as f:
+            txt = f.read()
+        fj = json.loads(txt[txt.index("{"):])
+    except (OSError, ValueError):
+        try:
+            err = open(os.path.join(gout, "fio.err")).read().strip().splitlines()
+        except OSError:
+            err = []
+        return "fio: " + (err[-1] if err else "no output")
+    entries = fj.get("jobs", [])
+    phases = [(ci, r, k) for ci, r in items for k in range(cases[ci].njobs)]
+    if len(entries) != len(phases):
+        return "fio reported %d groups for %d phases" % (len(entries), len(phases))
+    snaps, order = read_stat(os.path.join(gout, "stat"))
+    res = {}
+    for e, (ci, r, k) in zip(entries, phases):
+        c = cases[ci]
+        tag = "%d:%d:%d" % (ci, r, k)
+        if tag not in snaps:
+            return "no counters at the start of %s" % tag
+        nxt = snaps[order[order.index(tag) + 1]]
+        ph = fio_phase(e)
+        ph["ios"] = {p["name"]: nxt["p%d" % p["index"]] - snaps[tag]["p%d" % p["index"]] for p in c.paths}
+        res.setdefault((ci, r), []).append(ph)
+    return res
+
+
+def mpsim_run(mpsim, case, table, devs, nphases, work, extra):
+    jf = os.path.join(work, "mpsim-%d.fio" % nphases)
+    njobs = sum(len(ph) for ph in case.phases[:nphases])
+    with open(jf, "w") as f:
+        # one report per stonewall group, as the kernel's fio gives it
+        f.write("[global]\ngroup_reporting\n" + cut_jobs(case.jobtext, njobs))
+    cmd = [mpsim] + case.mpsim_args(table, devs) + ["--job=" + jf, "--kernel=" + KERNEL,
+                                                    "--hz=100", "--format=json"]
+    cmd += [o for o in case.opts if not o.startswith("--table=")] + extra
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1], cmd
+    return json.loads(r.stdout), r.stderr.strip(), cmd
+
+
+def cut_jobs(text, k):
+    """The job file up to (not including) its k+1-th job section."""
+    out = []
+    seen = 0
+    for line in text.splitlines():
+        m = re.match(r"^\s*\[(.+)\]", line)
+        if m and m.group(1).strip() != "global":
+            seen += 1
+            if seen > k:
+                break
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def mpsim_case(mpsim, case, table, devs, work, extra):
+    """mpsim's figures per phase, as kernel_repeat gives them."""
+    cum = []
+    last = None
+    warn = ""
+    cmd = None
+    for k in range(1, case.njobs + 1):
+        j, msg, cmd = mpsim_run(mpsim, case, table, devs, k, work, extra)
+        if j is None:
+            return msg, cmd
+        if msg:
+            warn = msg
+        cum.append({p["path"]: p["ios"] for p in j["paths"]})
+        last = j
+    units = last["jobs"]
+    if len(units) != case.njobs:
+        return "mpsim reported %d job units for %d jobs" % (len(units), case.njobs), cmd
+    res = []
+    for k, u in enumerate(units):
+        prev = cum[k - 1] if k else {}
+        ph = dict(iops=u["iops"], mean=u["lat_mean_us"], p99=u["lat_p99_us"],
+                  ios={n: cum[k].get(n, 0) - prev.get(n, 0) for n in cum[k]})
+        res.append(ph)
+    res_warn = warn
+    return (res, res_warn), cmd
+
+
+# ---------------------------------------------------------------- the table
+
+FIGS = (("iops", "IOPS", 1), ("mean", "mean us", 1), ("p99", "p99 us", 1))
+
+
+# t(0.975, df) for df = 1..19
+T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093)
+
+
+def interval(vals):
+    """The 95 % prediction interval of one more run, from the repeats."""
+    n = len(vals)
+    if n < 2:
+        return min(vals), max(vals)
+    m = sum(vals) / n
+    sd = (sum((v - m) ** 2 for v in vals) / (n - 1)) ** 0.5
+    k = T975[n - 2] * (1 + 1.0 / n) ** 0.5
+    return m - k * sd, m + k * sd
+
+
+def rnd(v, d):
+    return None if v is None else round(v, d)
+
+
+def fmt(v, d):
+    return "-" if v is None else ("%.*f" % (d, v))
+
+
+def compare(case, kruns, mres, fails, lines):
+    """Markdown rows for one case; appends to fails what is outside
+    (the calibration case is shown, not checked)."""
+    pn = [p["name"] for p in case.paths]
+    for k in range(case.njobs):
+        ph = "%s/%s" % (case.name, case.jobnames[k]) if case.njobs > 1 else case.name
+        krs = [r[k] for r in kruns]
+        mk = mres[k] if mres else None
+        rows = []
+        # one I/O: what a count's resolution is worth in IOPS and in a share
+        rt = min(r["rt"] for r in krs)
+        tots = [sum(r["ios"].values()) for r in krs]
+        for key, label, d in FIGS:
+            vals = [rnd(r[key], d) for r in krs]
+            m = rnd(mk[key], d) if mk else None
+            rows.append((label, vals, m, d, 1.0 / rt if key == "iops" and rt > 0 else 0.0))
+        if len(pn) > 1:
+            for n in pn:
+                vals = []
+                for r, tot in zip(krs, tots):
+                    vals.append(rnd(r["ios"][n] / tot if tot else None, 3))
+                m = None
+                if mk:
+                    tot = sum(mk["ios"].values())
+                    m = rnd(mk["ios"].get(n, 0) / tot if tot else None, 3)
+                rows.append(("share " + n, vals, m, 3, 1.0 / min(tots) if min(tots) else 0.0))
+        counts = " ".join("%s %s" % (n, "/".join(str(r["ios"][n]) for r in krs)) for n in pn)
+        mcounts = " ".join("%s %d" % (n, mk["ios"].get(n, 0)) for n in pn) if mk else "-"
+        for label, vals, m, d, q in rows:
+            if any(v is None for v in vals):
+                verdict = "no figure"
+                lo = hi = plo = phi = None
+            else:
+                lo, hi = min(vals), max(vals)
+                plo, phi = interval(vals)
+                # no figure here is below 0
+                plo, phi = rnd(max(plo - q, 0.0), d), rnd(phi + q, d)
+                if m is None:
+                    verdict = "**outside**"
+                else:
+                    verdict = "within" if plo <= m <= phi else "**outside**"
+            if case.calibrate:
+                verdict = "calibration"
+            elif verdict == "**outside**":
+                fails.append("%s %s: mpsim %s, kernel %s..%s" % (ph, label, fmt(m, d), fmt(plo, d), fmt(phi, d)))
+            lines.append("| %s | %s | %s | %s..%s | %s..%s | %s | %s |" % (
+                ph, label, " ".join(fmt(v, d) for v in vals), fmt(lo, d), fmt(hi, d),
+                fmt(plo, d), fmt(phi, d), fmt(m, d), verdict))
+        lines.append("| %s | I/Os per path | %s | | | %s | |" % (ph, counts, mcounts))
+
+
+# ---------------------------------------------------------------- commands
+
+def parse_grid(path, repeats):
+    cases = []
+    with open(path) as f:
+        for n, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            w = shlex.split(line)
+            if len(w) < 3:
+                raise BadInput("%s:%d: NAME SCENARIO JOB [OPTIONS]" % (path, n))
+            d = os.path.dirname(path)
+            opts = []
+            flags = set()
+            rep = repeats
+            for o in w[3:]:
+                if o in ("calibrate", "cpu"):
+                    flags.add(o)
+                elif o.startswith("repeats="):
+                    rep = max(repeats, int(o[8:]))
+                else:
+                    opts.append(o)
+            job = None if w[2] == "-" else os.path.join(d, w[2])
+            c = Case(w[0], os.path.join(d, w[1]), job, opts, rep)
+            c.calibrate = "calibrate" in flags
+            c.cpu = "cpu" in flags
+            cases.append(c)
+    return cases
+
+
+def run_cases(cases, build, mpsim, results, extra_modules, title):
+    run = os.path.join(build, "run")
+    # LIVE_REUSE=1: read the last boot's results again (for work on this
+    # script: the same cases, no new kernel run)
+    reuse = os.environ.get("LIVE_REUSE") == "1" and os.path.isdir(os.path.join(run, "out"))
+    if not reuse:
+        shutil.rmtree(run, ignore_errors=True)
+    for d in ("groups", "jobs", "load"):
+        os.makedirs(os.path.join(run, d), exist_ok=True)
+    guest_sh = os.path.join(HERE, "guest.sh")
+    # a group: the cases with the same number of paths and the same top
+    # device, in one fio process; cases keep their order within it
+    groups = {}
+    for ci, c in enumerate(cases):
+        groups.setdefault((len(c.paths), bool(c.table)), []).append(ci)
+    gitems = []
+    nphases = 0
+    for gi, (key, cis) in enumerate(groups.items()):
+        gname = "g%d" % gi
+        gout = os.path.join(run, "out", gname)
+        items = [(ci, r) for ci in cis for r in range(cases[ci].repeats)]
+        gitems.append((gout, items))
+        job = ["[global]", "filename=${LIVE_DEV}", "thread", "lat_percentiles=1", "group_reporting", ""]
+        for ci, r in items:
+            load = os.path.join(run, "load", "%03d-%d.sh" % (ci, r))
+            with open(load, "w") as f:
+                f.write(cases[ci].load_script(ci, r, gout))
+            job.append(cases[ci].guest_jobs(ci, r, guest_sh, run, load))
+            nphases += cases[ci].njobs
+        jf = os.path.join(run, "jobs", gname + ".fio")
+        with open(jf, "w") as f:
+            f.write("\n".join(job))
+        first = cases[cis[0]]
+        g = ["group_begin %s" % gname]
+        for p in first.paths:
+            if any(cases[ci].paths[p["index"]]["cache"] == "back" for ci in cis):
+                g.append("loopdev %d" % p["index"])
+        for p in first.paths:
+            g.append('mkdev p%d "%s"' % (p["index"], first.delay_table(p)))
+        if first.table:
+            g.append('mkdev mp "%s"' % first.guest_table())
+            g.append("runfio %s mp" % jf)
+        else:
+            g.append("runfio %s p0" % jf)
+        g.append("group_end")
+        with open(os.path.join(run, "groups", "%02d.sh" % gi), "w") as f:
+            f.write("\n".join(g) + "\n")
+    n = sum(len(i) for _, i in gitems)
+    budget = nphases * 30 + n * 20 + 180
+    if reuse:
+        t = float(open(os.path.join(run, "guest-time")).read()) if os.path.exists(
+            os.path.join(run, "guest-time")) else 0.0
+    else:
+        note("booting %s: %d case runs, %d phases" % (uml_binary(), n, nphases))
+        t = boot(run, build, extra_modules, budget)
+        with open(os.path.join(run, "guest-time"), "w") as f:
+            f.write("%.1f\n" % t)
+        note("guest ran for %.0f s" % t)
+    kern = {}
+    gerr = {}
+    ticks = []
+    for gout, items in gitems:
+        r = read_group(gout, items, cases)
+        for ci, _ in items:
+            if isinstance(r, str):
+                gerr[ci] = r
+            else:
+                kern[ci] = [r[(ci, rr)] for rr in range(cases[ci].repeats)]
+        devs = {}
+        if os.path.exists(os.path.join(gout, "devs")):
+            with open(os.path.join(gout, "devs")) as f:
+                for line in f:
+                    w = line.split()
+                    devs[w[0]] = w[1]
+        ck = os.path.join(gout, "clock")
+        if os.path.exists(ck):
+            w = [line.split() for line in open(ck) if len(line.split()) == 2]
+            if len(w) == 2:
+                dt = float(w[1][0]) - float(w[0][0])
+                dj = int(w[1][1]) - int(w[0][1])
+                if dt > 0:
+                    names = [cases[i].name for i in sorted({i for i, _ in items})]
+                    label = names[0] if len(names) == 1 else "%s to %s" % (names[0], names[-1])
+                    ticks.append("%s, %d jiffies in %.2f s (%+.1f %%)"
+                                 % (label, dj, dt, (dj * 0.01 / dt - 1) * 100))
+        for ci, _ in items:
+            cases[ci].kdevs = {p["name"]: devs.get("p%d" % p["index"]) for p in cases[ci].paths}
+            tf = os.path.join(gout, "table-%03d" % ci)
+            cases[ci].ktable = open(tf).read().strip() if os.path.exists(tf) else None
+    fails = []
+    lines = []
+    notes = []
+    cal = None
+    for ci, c in enumerate(cases):
+        if ci in gerr:
+            fails.append("%s: kernel: %s" % (c.name, gerr[ci]))
+            lines.append("| %s | kernel: %s | | | | | |" % (c.name, gerr[ci]))
+            continue
+        kruns = kern[ci]
+        table = c.ktable
+        devs = c.kdevs
+        if c.table and not table:
+            fails.append("%s: kernel: no table recorded" % c.name)
+            continue
+        extra = []
+        if c.calibrate:
+            # the per-I/O CPU time: at depth 1 on a path that ends each
+            # bio inside submit_bio, UML's one CPU does nothing but this
+            # job's I/Os one after the other, 1/IOPS apart
+            # fio's latency holds the part from its request to the
+            # completion (submit_cpu); the rest of 1/IOPS is fio's own
+            # loop around it, which mpsim charges on completion
+            per = [sum(r[k]["iops"] for r in kruns) / len(kruns) for k in range(c.njobs)]
+            lat = sum(r[0]["mean"] for r in kruns) / len(kruns)
+            tot = sum(1e6 / r[0]["iops"] for r in kruns) / len(kruns)
+            cal = (lat, max(tot - lat, 0.0))
+            notes.append("Calibration (`%s`, not a check): mean IOPS %s; per-I/O CPU time %.1f us "
+                         "(1/IOPS of the first phase), of which %.1f us inside fio's latency. "
+                         "mpsim gets `--submit_cpu=%.1fus --complete_cpu=%.1fus` in the cases marked cpu."
+                         % (c.name, ", ".join("%s %.0f" % (c.jobnames[k], per[k]) for k in range(c.njobs)),
+                            tot, lat, cal[0], cal[1]))
+        if (c.cpu or c.calibrate) and cal is not None:
+            extra = ["--submit_cpu=%.1fus" % cal[0], "--complete_cpu=%.1fus" % cal[1]]
+        work = os.path.join(build, "mpsim-work", "%03d" % ci)
+        os.makedirs(work, exist_ok=True)
+        mres, cmd = mpsim_case(mpsim, c, table, devs if table else {}, work, extra)
+        mfig = None
+        if isinstance(mres, str):
+            if not c.calibrate:
+                fails.append("%s: mpsim: %s" % (c.name, mres))
+            notes.append("`%s`: mpsim: %s" % (c.name, mres))
+        else:
+            mfig, w = mres
+            if w:
+                notes.append("`%s`: %s" % (c.name, w.splitlines()[0]))
+        compare(c, kruns, mfig, fails, lines)
+        notes.append("`%s`: `mpsim %s`" % (c.name, " ".join(shlex.quote(rel(x)) for x in cmd[1:])))
+    out = []
+    out.append("# %s\n" % title)
+    out.append("Kernel: Debian user-mode-linux %s (HZ=100, one CPU); mpsim `--kernel=%s --hz=100`. "
+               "Each kernel case ran %s times from a fresh table. mpsim's figure is taken as one "
+               "more run: it is within when it lies in the repeats' 95 %% prediction interval, "
+               "mean ± t(0.975, n−1)·sd·√(1+1/n) (4.97 sd for 3 runs), widened by one I/O "
+               "(1/runtime in IOPS, 1/I/Os in a share), as printed. "
+               "min..max is shown too, but three runs' min..max holds a fourth run of the "
+               "same kernel only half the time."
+               % (uml_release(), KERNEL, "/".join(sorted({str(c.repeats) for c in cases}))))
+    out.append("")
+    out.append("| case | figure | kernel, each run | min..max | 95 % prediction | mpsim | |")
+    out.append("|---|---|---|---|---|---|---|")
+    out += lines
+    out.append("")
+    out.append("Guest run time: %.0f s for %d case runs." % (t, n))
+    if ticks:
+        out.append("")
+        out.append("The guest's tick against the clock fio reads, over each fio process "
+                   "(HZ=100: 100 jiffies a second): " + "; ".join(ticks) + ".")
+    out.append("")
+    for x in notes:
+        out.append("- " + x)
+    if fails:
+        out.append("")
+        out.append("Outside the kernel's spread (%d):" % len(fails))
+        out.append("")
+        for f in fails:
+            out.append("- " + f)
+    # paths under the working directory as relative ones (the file is kept
+    # in the project, and mpsim's own messages name the scenario)
+    text = ("\n".join(out) + "\n").replace(os.getcwd() + "/", "")
+    print(text)
+    if results:
+        tmp = results + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, results)
+    return 1 if fails else 0
+
+
+def rel(arg):
+    """An option with the working directory's prefix taken off its path."""
+    cwd = os.getcwd() + "/"
+    return arg.replace("=" + cwd, "=")
+
+
+def preflight(mpsim, case):
+    """None if mpsim takes the case as the user wrote it, else its message."""
+    cmd = [mpsim] + case.mpsim_args(None, {}) + ["--kernel=" + KERNEL, "--hz=100",
+                                                 "--format=json"]
+    if case.job:
+        cmd.append("--job=" + case.job)
+    r = subprocess.run(cmd + case.opts, capture_output=True, text=True)
+    if r.returncode != 0:
+        return (r.stderr.strip().splitlines() or ["mpsim: exit %d" % r.returncode])[-1]
+    return None
+
+
+def find_mpsim():
+    m = os.environ.get("MPSIM")
+    if m:
+        return m
+    for c in (os.path.join(HERE, "..", "mpsim"), shutil.which("mpsim")):
+        if c and os.access(c, os.X_OK):
+            return os.path.abspath(c)
+    return None
+
+
+def getopt(args, name):
+    for a in args:
+        if a.startswith(name + "="):
+            return a[len(name) + 1:]
+    return None
+
+
+def main(argv):
+    if not argv or argv[0] not in ("check", "run"):
+        die_bad("usage: live.py check|run [options]")
+    cmd, args = argv[0], argv[1:]
+    mpsim = find_mpsim()
+    if not mpsim:
+        die_bad("no mpsim binary (set MPSIM=)")
+    own = ("--grid", "--repeats", "--results", "--scenario", "--job", "--selector-source")
+    rest = [a for a in args if not a.startswith(tuple(o + "=" for o in own))]
+    rep = getopt(args, "--repeats")
+    try:
+        repeats = int(rep) if rep is not None else 3
+        if repeats < 1 or repeats > 20:
+            raise ValueError
+    except ValueError:
+        die_bad("--repeats=%s: a whole number from 1 to 20" % rep)
+    try:
+        if cmd == "check":
+            if rest:
+                die_bad("check: unknown option %s" % rest[0])
+            grid = getopt(args, "--grid") or os.path.join(HERE, "grid")
+            cases = parse_grid(grid, repeats)
+            results = getopt(args, "--results")
+            srcs = []
+            title = "mpsim beside Linux %s (make live-check)" % KERNEL
+            default_build = "build/live"
+        else:
+            scn = getopt(args, "--scenario")
+            if not scn:
+                die_bad("--scenario=FILE is needed (see mpsim live --help)")
+            src = getopt(args, "--selector-source")
+            srcs = []
+            if src is not None:
+                if not os.path.isfile(src):
+                    die_bad("--selector-source=%s: no such file" % src)
+                srcs = [os.path.abspath(src)]
+            for a in rest:
+                if not a.startswith("--") or "=" not in a:
+                    die_bad("%s: options are --KEY=VALUE" % a)
+            opts = rest + (["--selector-source=" + srcs[0]] if srcs else [])
+            cases = [Case(os.path.basename(scn), scn, getopt(args, "--job"), opts, repeats)]
+            results = None
+            title = "%s on Linux %s and in mpsim" % (scn, KERNEL)
+            cache = os.environ.get("XDG_CACHE_HOME") or (
+                os.path.join(os.environ["HOME"], ".cache") if os.environ.get("HOME") else "/tmp")
+            default_build = os.path.join(cache, "mpsim", "live")
+    except BadInput as e:
+        die_bad(str(e))
+    # mpsim must take each case before the kernel runs it: a scenario
+    # mpsim refuses is bad input (run), or a case that fails (check)
+    for c in cases:
+        r = preflight(mpsim, c)
+        if r is not None and cmd == "run":
+            print(r, file=sys.stderr)
+            return 2
+    for c in cases:
+        for w in c.warnings:
+            note(w)
+    build = os.path.abspath(os.environ.get("LIVE_BUILD") or default_build)
+    if not uml_binary() or not uml_release():
+        print("mpsim: live: needs Debian's user-mode-linux (apt-get install user-mode-linux)", file=sys.stderr)
+        return 1
+    t0 = time.time()
+    build_modules(build, srcs)
+    mods = [os.path.join(build, "modules", f) for f in sorted(os.listdir(os.path.join(build, "modules")))
+            if f in ("dm-historical-service-time.ko", "dm-io-affinity.ko")]
+    if srcs:
+        b = re.sub(r"[^A-Za-z0-9_]", "_", os.path.basename(srcs[0])[:-2] if srcs[0].endswith(".c")
+                   else os.path.basename(srcs[0]))
+        mods.insert(0, os.path.join(build, "modules", "live_%s.ko" % b))
+    note("modules ready in %.0f s" % (time.time() - t0))
+    rc = run_cases(cases, build, mpsim, results, mods, title)
+    note("done in %.0f s" % (time.time() - t0))
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
