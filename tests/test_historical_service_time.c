@@ -785,6 +785,51 @@ Test(hst, stale_winner_limited_pi1_better)
 }
 
 /*
+ * The stale test at its boundary: a path is stale when stale_after < now,
+ * so Y of stale_winner(), stale_after 1.003 s, is still fresh at
+ * exactly 1.003 s (Y wins outright) and stale one nanosecond later (X,
+ * with fewer I/Os, wins).  Both paths are busy, so the selection takes
+ * the shortcut for paths that are all fresh whenever it believes that
+ * of them: the nanosecond is where believing it too long shows.
+ */
+Test(hst, stale_one_ns_before_select)
+{
+	cr_expect_eq(stale_winner(0, NSEC_PER_SEC + 3 * MS), 0);
+	cr_expect_eq(stale_winner(0, NSEC_PER_SEC + 3 * MS + 1), 1);
+	cr_expect_eq(stale_winner(1, NSEC_PER_SEC + 3 * MS), 1);
+	cr_expect_eq(stale_winner(1, NSEC_PER_SEC + 3 * MS + 1), 0);
+}
+
+/*
+ * Two paths of equal cost, one busy and one idle, the later in list
+ * order wins (compare returns -1 for "pi1 not worse"), as jiffies-
+ * quantised estimates make common.  base 0 (hst = the last sample), three
+ * paths, valid_count 3, all fresh at 10 ms:
+ *   A: st 1 ms ending at 10 ms, one I/O: cost 2 * 1024000000, stale 13 ms
+ *   B: st 2 ms ending at 10 ms, idle:    cost 1 * 2048000000, stale 16 ms
+ *   C: st 3 ms ending at 3 ms, idle:     cost 1 * 3072000000, stale 12 ms
+ * The kernel's walk: A; B against A, not both idle, by cost: B's is not
+ * more than A's, B (pi2_better false, B fresh: -1).  C against B, both
+ * idle: stale_after 12 ms - 16 ms < 0, C.  Had A kept the tie, C would
+ * meet A by cost, 3072000000 > 2048000000, and A would stay.
+ */
+Test(hst, plain_walk_equal_cost_later_wins)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 3);
+	fx_sample(&fx, 2, 0, 3 * MS);
+	fx_sample(&fx, 0, 9 * MS, 10 * MS);
+	fx_sample(&fx, 1, 8 * MS, 10 * MS);
+	fx_start(&fx, 0, 1);
+	fx_expect(&fx, 0, 1024000000, 1, 13 * MS);
+	fx_expect(&fx, 1, 2048000000, 0, 16 * MS);
+	fx_expect(&fx, 2, 3072000000ULL, 0, 12 * MS);
+	cr_expect_eq(fx_select(&fx, 10 * MS), 2);
+	fx_exit(&fx);
+}
+
+/*
  * Equal estimates return -1 (§3.9, §9.1): four paths with the same hst
  * (base 0, st 1 ms), one I/O each, fresh until 5 ms, T = 0.  Each later
  * path replaces best, so the LAST in list order, D, wins; D stays at the

@@ -234,8 +234,9 @@ def load_equivalent():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--match", default="",
-                    help="only the mutants whose id holds this text")
+    ap.add_argument("--match", action="append", default=[],
+                    help="only the mutants whose id holds this text "
+                    "(repeatable: any of them)")
     ap.add_argument("--list", action="store_true",
                     help="print the mutants, build none")
     ap.add_argument("--scratch", default=os.path.join(ROOT, "build",
@@ -252,7 +253,7 @@ def main():
                        "stillborn": 0, "time": 0.0}
         for m in ms:
             mid = gen.mutant_id(m)
-            if a.match and a.match not in mid:
+            if a.match and not any(t in mid for t in a.match):
                 continue
             if a.list:
                 print("%s:%d: %s: %s" % (f, m["line"], m["op"],
