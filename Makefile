@@ -6,6 +6,9 @@
 #   make test     install what is missing, build, run every fast test
 #   make check-long   the slow statistical tier (longer runs, tighter bounds)
 #   make kernel-check linux-source-6.1's dm-ps-*.c beside mpsim's selectors
+#   make mutate   every one-line mutant of the selectors and the engine's
+#                 kernel arithmetic, built and tested: no survivor allowed
+#   make mutate-selectors   the same over selectors/ alone (in make check)
 #   make bench    simulated I/Os per second of wall time, per selector
 #   make asan     the test suite under AddressSanitizer + UBSan (clang)
 #   make slurm-check  a sweep as a Slurm job array on a one-node cluster
@@ -65,7 +68,7 @@ FUZZ_CC ?= clang
 SAN     = address,undefined,float-cast-overflow
 
 .PHONY: all run test check-long bench asan valgrind noopt results plots \
-        kernel-check slurm-check \
+        kernel-check slurm-check mutate mutate-selectors check \
         clean deps results-dm-delay-sync results-alua-failover install uninstall \
         fuzz fuzz-bins fuzz-build fuzz-corpus
 all: mpsim
@@ -162,6 +165,29 @@ test: deps
 kernel-check: deps
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/kernel-check
 	sh tests/kernel-check.sh ./mpsim $(BUILD)/kernel-check $(BUILD)/kernel-src
+
+# Mutation testing (tests/mutate/run.py, README "Mutation testing"): each
+# mutant is built in a copy of the tree under $(BUILD)/mutate and must be
+# killed by its file's Criterion suites, the whole suite or (selectors)
+# make kernel-check, or be proved equivalent in tests/mutate/equivalent.txt.
+# ksource.c is left out: it loads the kernel's own file, the reference
+# kernel-check compares against, and holds no decision of a selector.
+MUTATE_SEL    := $(filter-out selectors/ksource.c,$(sort $(wildcard selectors/*.c))) \
+                 $(sort $(wildcard selectors/*.h))
+MUTATE_ENGINE := sim/clock.c sim/mpath.c sim/delay.c sim/pgroup.c \
+                 $(sort $(wildcard wheels/*.c))
+MUTATE_JOBS   ?= 1
+MUTATE        = python3 tests/mutate/run.py --jobs=$(MUTATE_JOBS) \
+                --scratch=$(BUILD)/mutate
+
+mutate-selectors: deps
+	$(MUTATE) $(MUTATE_SEL)
+
+mutate: deps
+	$(MUTATE) $(MUTATE_SEL) $(MUTATE_ENGINE)
+
+# no recipe here: other checks join make check by adding prerequisites
+check: mutate-selectors
 
 check-long: deps
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests

@@ -28,6 +28,7 @@ import sys
 import threading
 import time
 
+sys.dont_write_bytecode = True  # nothing written into the tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mutants as gen  # noqa: E402
 
@@ -37,7 +38,7 @@ BUILD = "obj"
 MAKE = ["make", "--no-print-directory", "BUILD=" + BUILD, "CI=",
         "CFLAGS=-O1 -g"]
 
-SEL = ["selectors", "call_sequence"]
+SEL = []
 # The Criterion suites that test each file, run first; "kc" marks the
 # files whose mutants make kernel-check can see (it sets mpsim's
 # selectors beside the kernel's on the same engine, so an engine mutant
@@ -98,7 +99,8 @@ def sync(src, files):
                 if fb.read() == data:
                     continue
         os.makedirs(os.path.dirname(b), exist_ok=True)
-        shutil.copy2(a, b)
+        # now as its time, so that make rebuilds what depends on it
+        shutil.copy(a, b)
     for d, dirs, names in os.walk(src):
         rel = os.path.relpath(d, src)
         if rel == BUILD or rel.startswith(BUILD + os.sep):
@@ -110,10 +112,16 @@ def sync(src, files):
                 os.remove(os.path.join(d, n))
 
 
+# the scratch builds take no flags of a make that runs this script
+ENV = {k: v for k, v in os.environ.items()
+       if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+
+
 def run(cmd, cwd, timeout):
     """Exit status of cmd, or None when it ran past timeout (killed)."""
     p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, start_new_session=True)
+                         stderr=subprocess.DEVNULL, start_new_session=True,
+                         env=ENV)
     try:
         return p.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -146,25 +154,28 @@ class Worker:
             shutil.rmtree(self.pristine)
         shutil.copytree(self.obj, self.pristine, symlinks=True)
 
-    def baseline(self):
+    def baseline(self, paths):
         """The checks on the unmutated tree, which must pass; their
         times set the time-outs (a mutant that loops is killed)."""
-        for stage, cmd in self.stages(None, True):
-            t = time.time()
-            if run(cmd, self.src, 1800) != 0:
-                sys.exit("mutate: %s fails on the unmutated tree (in %s)" %
-                         (stage, self.src))
-            self.timeouts[stage] = max(60.0, 5 * (time.time() - t))
-        self.timeouts["suites"] = self.timeouts["all"]
+        for path in [None] + paths:
+            for stage, cmd in self.stages(path, path is None):
+                key = (stage, path) if stage == "suites" else stage
+                if key in self.timeouts:
+                    continue
+                t = time.time()
+                if run(cmd, self.src, 1800) != 0:
+                    sys.exit("mutate: %s fails on the unmutated tree "
+                             "(in %s)" % (" ".join(cmd), self.src))
+                self.timeouts[key] = max(20.0, 4 * (time.time() - t))
 
     def stages(self, path, kc):
         tests = os.path.join(BUILD, "mpsim-tests")
         if path is not None:
             suites = SUITES.get(path, ([], False))[0]
             if suites:
-                yield ("suites", [tests, self.crit_jobs,
+                yield ("suites", [tests, self.crit_jobs, "--fail-fast",
                                   "--filter=@(%s)/*" % "|".join(suites)])
-        yield ("all", [tests, self.crit_jobs])
+        yield ("all", [tests, self.crit_jobs, "--fail-fast"])
         if kc:
             yield ("kernel-check",
                    ["sh", "tests/kernel-check.sh", os.path.join(BUILD,
@@ -207,7 +218,8 @@ class Worker:
                 if stage == "kernel-check" and \
                         not self.make("mpsim", "kernel-check"):
                     return "stillborn", ""
-                r = run(cmd, self.src, self.timeouts.get(stage, 600))
+                key = (stage, m["file"]) if stage == "suites" else stage
+                r = run(cmd, self.src, self.timeouts[key])
                 if r != 0:
                     return "killed", stage if r is not None else \
                         stage + " (time-out)"
@@ -237,14 +249,25 @@ def main():
     ap.add_argument("--match", action="append", default=[],
                     help="only the mutants whose id holds this text "
                     "(repeatable: any of them)")
+    ap.add_argument("--retry", action="store_true",
+                    help="only the mutants that survived the last run "
+                    "(SCRATCH/survivors.txt)")
     ap.add_argument("--list", action="store_true",
                     help="print the mutants, build none")
     ap.add_argument("--scratch", default=os.path.join(ROOT, "build",
                                                       "mutate"))
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
+    a.scratch = os.path.abspath(a.scratch)
 
     equivalent = load_equivalent()
+    surv_file = os.path.join(a.scratch, "survivors.txt")
+    if a.retry:
+        with open(surv_file) as f:
+            a.match += [l.rstrip("\n") for l in f if l.strip()]
+        if not a.match:
+            log("mutate: no survivors to retry")
+            return 0
     todo, per_file, seen_eq = [], {}, set()
     for f in a.files:
         with open(os.path.join(ROOT, f)) as fh:
@@ -281,7 +304,7 @@ def main():
     workers = [Worker(n, a.scratch, max(1, 2 // jobs)) for n in range(jobs)]
     for w in workers:
         w.prepare(files)
-    workers[0].baseline()
+    workers[0].baseline(sorted({m["file"] for m in todo}))
     for w in workers[1:]:
         w.timeouts = workers[0].timeouts
     log("mutate: %d mutants to build (%d listed as equivalent), "
@@ -338,6 +361,10 @@ def main():
                                       "stillborn")),
         tot["killed"], tot["survived"], tot["equivalent"], tot["stillborn"],
         time.time() - t0))
+    os.makedirs(a.scratch, exist_ok=True)
+    with open(surv_file, "w") as f:
+        for m in survivors:
+            f.write(gen.mutant_id(m) + "\n")
     for m in sorted(survivors, key=lambda m: (m["file"], m["line"])):
         log("mutate: SURVIVED %s:%d (%s): %s" % (
             m["file"], m["line"], m["op"], " ".join(m["mut"].split())))
