@@ -192,7 +192,10 @@ class Worker:
                 orig = os.path.join(self.pristine,
                                     os.path.relpath(p, self.obj))
                 if os.path.exists(orig):
-                    shutil.copy2(orig, p)
+                    # by rename: a killed test binary may still be
+                    # running its last process (ETXTBSY on a write)
+                    shutil.copy2(orig, p + ".tmp")
+                    os.replace(p + ".tmp", p)
                 else:
                     os.remove(p)
 
@@ -246,6 +249,9 @@ def load_equivalent():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--test-jobs", type=int, default=0,
+                    help="Criterion's --jobs (default 2 / --jobs, at "
+                    "least 1)")
     ap.add_argument("--match", action="append", default=[],
                     help="only the mutants whose id holds this text "
                     "(repeatable: any of them)")
@@ -301,7 +307,8 @@ def main():
     t0 = time.time()
     jobs = max(1, a.jobs)
     # Criterion's own jobs: the machine's share is --jobs=2 in all
-    workers = [Worker(n, a.scratch, max(1, 2 // jobs)) for n in range(jobs)]
+    tj = a.test_jobs or max(1, 2 // jobs)
+    workers = [Worker(n, a.scratch, tj) for n in range(jobs)]
     for w in workers:
         w.prepare(files)
     workers[0].baseline(sorted({m["file"] for m in todo}))
