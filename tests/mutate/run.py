@@ -146,6 +146,11 @@ class Worker:
 
     def prepare(self, files):
         os.makedirs(self.src, exist_ok=True)
+        if os.path.isdir(self.pristine):
+            # a run stopped half-way may have left a mutant's objects
+            if os.path.isdir(self.obj):
+                shutil.rmtree(self.obj)
+            shutil.copytree(self.pristine, self.obj, symlinks=True)
         sync(self.src, files)
         if not self.make("mpsim", "mpsim-tests", "kernel-check"):
             sys.exit("mutate: the unmutated tree does not build in " +
