@@ -11,7 +11,8 @@ The operators, each applied at one place of one line:
   bound    + 1 and - 1 on the left operand of a relational operator
            (`a < b` becomes `a + 1 < b`, `a - 1 < b`)
   logic    && by ||, || by &&; binary & by |, | by &
-  drop     a whole one-line statement replaced by an empty one
+  drop     a whole one-line statement replaced by an empty one (not an
+           assert() or a free())
   ternary  the two arms of `c ? x : y` swapped
   const    an integer literal n replaced by n + 1 and by n - 1 (0 by 1)
 A mutant is (file, line number, operator, original line, mutated line);
@@ -35,6 +36,7 @@ DECL_WORDS = {
     "size_t", "ssize_t", "sim_ns", "u8", "u16", "u32", "u64", "s32", "s64",
     "register", "volatile",
 }
+NO_DROP = {"assert", "free"}
 STMT_WORDS = {"return", "break", "continue", "goto", "if", "else", "for",
               "while", "do", "switch", "case", "default"}
 
@@ -287,9 +289,12 @@ def mutants(path, text):
                 for v in const_values(t):
                     add("const", pos, end, v)
 
-        # drop: a whole statement on this line
+        # drop: a whole statement on this line, but assert() and free():
+        # an assertion that holds and memory given back change no
+        # decision and no output (make asan and make valgrind see a
+        # leak)
         first = toks[0][1]
-        if (statement_start(prev, depth_at_start) and stripped.endswith(";")
+        if (first not in NO_DROP and statement_start(prev, depth_at_start) and stripped.endswith(";")
                 and paren == depth_at_start and first not in STMT_WORDS - {
                     "break", "continue", "goto"}
                 and first not in DECL_WORDS and not first.endswith("_t")
