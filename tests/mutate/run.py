@@ -138,6 +138,8 @@ class Worker:
         self.obj = os.path.join(self.src, BUILD)
         self.pristine = os.path.join(self.dir, "pristine")
         self.ksrc = os.path.join(self.dir, "kernel-src")
+        # there while a mutant is in the copy
+        self.dirty = os.path.join(self.dir, "dirty")
         self.timeouts = {}
 
     def make(self, *targets):
@@ -146,11 +148,12 @@ class Worker:
 
     def prepare(self, files):
         os.makedirs(self.src, exist_ok=True)
-        if os.path.isdir(self.pristine):
-            # a run stopped half-way may have left a mutant's objects
-            if os.path.isdir(self.obj):
-                shutil.rmtree(self.obj)
-            shutil.copytree(self.pristine, self.obj, symlinks=True)
+        if os.path.exists(self.dirty):
+            # a run stopped during a mutant: its objects may be left
+            for d in (self.obj, self.pristine):
+                if os.path.isdir(d):
+                    shutil.rmtree(d)
+            os.remove(self.dirty)
         sync(self.src, files)
         if not self.make("mpsim", "mpsim-tests", "kernel-check"):
             sys.exit("mutate: the unmutated tree does not build in " +
@@ -214,6 +217,7 @@ class Worker:
         assert lines[m["line"] - 1] == m["orig"]
         lines[m["line"] - 1] = m["mut"]
         since = time.time_ns()
+        open(self.dirty, "w").close()
         try:
             with open(path, "w") as f:
                 f.write("\n".join(lines))
@@ -237,6 +241,7 @@ class Worker:
                 f.write(text)
             os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
             self.restore(since)
+            os.remove(self.dirty)
 
 
 def load_equivalent():
