@@ -562,6 +562,31 @@ Test(hst, threshold_0_both_zero_hst)
 }
 
 /*
+ * The same with both paths still fresh, which the selection must not
+ * take for paths it may rank by cost: hst 0 gives stale_after = the
+ * completion itself (500 ns), not stale at 500 ns.  Every cost is 0, yet
+ * the kernel compares outstanding counts: B - A = 2 - 1 > 0 keeps A with
+ * one I/O; with the counts the other way round B, with one, wins.
+ */
+Test(hst, zero_estimates_fresh_by_outstanding)
+{
+	struct hst_fx fx;
+	unsigned a;
+
+	for (a = 1; a <= 2; a++) {
+		fx_init(&fx, "0", 2);
+		fx_sample(&fx, 0, 500, 500);
+		fx_sample(&fx, 1, 500, 500);
+		fx_expect(&fx, 0, 0, 0, 500);
+		fx_start(&fx, 0, a);
+		fx_start(&fx, 1, 3 - a);
+		cr_expect_eq(fx_select(&fx, 500), a == 1 ? 0 : 1,
+			     "A with %u I/Os", a);
+		fx_exit(&fx);
+	}
+}
+
+/*
  * T = 2: A (hst 2048000000, one I/O, fresh until 6 ms) and B (hst
  * 1024000000, two I/Os, fresh until 3 ms), selected at 2.5 ms.
  * Estimates: A (1+1)*2048000000 > B (1+2)*1024000000, so B is better.
