@@ -908,6 +908,27 @@ Test(hst, bad_selector_args)
 	expect_bad_create("972 4294967296");
 }
 
+/* The message names the word that was refused, not its neighbour. */
+static void expect_bad_word(const char *args, const char *word)
+{
+	struct path_selector ps;
+	char err[ERR_MAX] = "";
+
+	memset(&ps, 0, sizeof(ps));
+	cr_expect_eq(ps_init(&ps, &ps_historical_service_time, args, err),
+		     -EINVAL, "args \"%s\" accepted", args);
+	cr_expect(strstr(err, word) != NULL, "args \"%s\": message \"%s\" "
+		  "does not name %s", args, err, word);
+}
+
+Test(hst, bad_selector_args_named)
+{
+	expect_bad_word("97x 5", "'97x'");
+	expect_bad_word("1024", "'1024'");
+	expect_bad_word("972 x", "'x'");
+	expect_bad_word("5 6x", "'6x'");
+}
+
 static void expect_status(struct hst_fx *fx, struct ps_path *path,
 			  enum ps_status_type type, const char *want)
 {
@@ -947,6 +968,10 @@ static void expect_bad_path(const char *args)
 		     "path args \"%s\" accepted", args);
 	cr_expect(strstr(fx.err, "historical-service-time ps: ") == fx.err,
 		  "path args \"%s\": message \"%s\"", args, fx.err);
+	/* a single bad word is named in the message */
+	if (!strchr(args, ' '))
+		cr_expect(strstr(fx.err, args) != NULL,
+			  "path args \"%s\": message \"%s\"", args, fx.err);
 	/* the rejected path never joined the list: A is chosen every time */
 	cr_expect_eq(fx_select(&fx, 1000), 0);
 	cr_expect_eq(fx_select(&fx, 1000), 0);
