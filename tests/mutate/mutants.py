@@ -12,7 +12,7 @@ The operators, each applied at one place of one line:
            (`a < b` becomes `a + 1 < b`, `a - 1 < b`)
   logic    && by ||, || by &&; binary & by |, | by &
   drop     a whole one-line statement replaced by an empty one (not an
-           assert() or a free())
+           assert(), a free() or a *_free())
   ternary  the two arms of `c ? x : y` swapped
   const    an integer literal n replaced by n + 1 and by n - 1 (0 by 1)
 A mutant is (file, line number, operator, original line, mutated line);
@@ -289,12 +289,14 @@ def mutants(path, text):
                 for v in const_values(t):
                     add("const", pos, end, v)
 
-        # drop: a whole statement on this line, but assert() and free():
+        # drop: a whole statement on this line, but assert(), free() and
+        # the *_free() helpers:
         # an assertion that holds and memory given back change no
         # decision and no output (make asan and make valgrind see a
         # leak)
         first = toks[0][1]
-        if (first not in NO_DROP and statement_start(prev, depth_at_start) and stripped.endswith(";")
+        if (first not in NO_DROP and not first.endswith("_free") and
+                statement_start(prev, depth_at_start) and stripped.endswith(";")
                 and paren == depth_at_start and first not in STMT_WORDS - {
                     "break", "continue", "goto"}
                 and first not in DECL_WORDS and not first.endswith("_t")
