@@ -735,6 +735,48 @@ Test(hst, idle_stale_path_gets_probe)
 	}
 }
 
+/* The probe at its boundary: A's stale_after is 30 ms, so A is stale
+ * one ns later (probed whichever side of the compare it is on) and not
+ * at 30 ms itself (B's estimate wins). */
+Test(hst, idle_stale_probe_at_the_ns)
+{
+	unsigned a;
+
+	for (a = 0; a < 2; a++) {
+		cr_expect_eq(probe_pair(a, 30 * MS, 30 * MS), (int)(1 - a));
+		cr_expect_eq(probe_pair(a, 30 * MS, 30 * MS + 1), (int)a);
+	}
+}
+
+/*
+ * Case 1's `larger > T * smaller` at the unit: base 819, T = 2.  One
+ * sample of st ns from hst 1024 gives (1024 * 819 + st * 1024 * 205 +
+ * 512) >> 10 = 819 + 205 * st: A (6 ns) 2049, B (1 ns) 1024, and 2049 >
+ * 2 * 1024 by one, so the estimates are not "similar" and decide:
+ * (1 + 1) * 2049 = 4098 for A with one I/O against (1 + 2) * 1024 = 3072
+ * for B with two, B.  Both complete at 100 ns, stale_after 100 + 2 *
+ * (hst >> 10): 104 and 102, fresh at 100.  Were they similar, A, with
+ * fewer I/Os, would win.  In either list order (both branches of the
+ * larger/smaller test).
+ */
+Test(hst, threshold_exceeded_by_one)
+{
+	struct hst_fx fx;
+	unsigned a;
+
+	for (a = 0; a < 2; a++) {
+		fx_init(&fx, "819 2", 2);
+		fx_sample(&fx, a, 94, 100);
+		fx_sample(&fx, 1 - a, 99, 100);
+		fx_expect(&fx, a, 2049, 0, 104);
+		fx_expect(&fx, 1 - a, 1024, 0, 102);
+		fx_start(&fx, a, 1);
+		fx_start(&fx, 1 - a, 2);
+		cr_expect_eq(fx_select(&fx, 100), (int)(1 - a), "A at %u", a);
+		fx_exit(&fx);
+	}
+}
+
 /*
  * Overflow guard (§3.8 step 3).  base 0, two paths.  A: st = 17575022936080
  * = ceil(2^54 / 1025), hst = st*1024 = 17996823486545920, 1024 I/Os.
