@@ -778,6 +778,34 @@ Test(hst, threshold_exceeded_by_one)
 }
 
 /*
+ * Case 2's difference when a stale_after is 0 or 1, where the sign is
+ * all that matters (base 0, two paths, selected at 4 ms):
+ *  - B busy, stale_after 1 (a 0 ns I/O done at 1 ns: hst 0, 1 + 2 * 0),
+ *    then A idle and never completed (stale 0): compare(A, B) = 0 - 1,
+ *    A;
+ *  - A idle, stale since 3 ms (1 ms I/O done at 1 ms), then B busy and
+ *    never completed: compare(B, A) = [outA==0]*0 - 0 = 0, a tie, A stays.
+ */
+Test(hst, stale_difference_at_0_and_1)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 2);
+	fx_sample(&fx, 0, 1, 1);
+	fx_expect(&fx, 0, 0, 0, 1);
+	fx_start(&fx, 0, 1);
+	cr_expect_eq(fx_select(&fx, 4 * MS), 1);
+	fx_exit(&fx);
+
+	fx_init(&fx, "0", 2);
+	fx_sample(&fx, 0, 0, 1 * MS);
+	fx_expect(&fx, 0, 1024000000, 0, 3 * MS);
+	fx_start(&fx, 1, 1);
+	cr_expect_eq(fx_select(&fx, 4 * MS), 0);
+	fx_exit(&fx);
+}
+
+/*
  * Overflow guard (§3.8 step 3).  base 0, two paths.  A: st = 17575022936080
  * = ceil(2^54 / 1025), hst = st*1024 = 17996823486545920, 1024 I/Os.
  * B: st 1 ms, hst 1024000000, one I/O.  Neither stale at the select.
