@@ -831,6 +831,31 @@ static int overflow_pair(unsigned a)
 	return p;
 }
 
+/*
+ * The guard does not fire at 1023 outstanding.  base 972, T = 1 (so the
+ * kernel's walk runs): one sample from hst 1024 gives 972 + 52 * st.
+ * A: st 20 ns, hst 2012, 1023 I/Os; B: st 30 us, hst 1560972, idle; both
+ * done at 100 us, fresh until 100002 and 103048 ns.  Unguarded, A costs
+ * 1024 * 2012 = 2060288 against B's 1560972: B.  Guarded (fractions
+ * dropped), 1024 * 1 against 1524 would have made it A.
+ */
+Test(hst, overflow_guard_not_at_1023)
+{
+	struct hst_fx fx;
+	unsigned a;
+
+	for (a = 0; a < 2; a++) {
+		fx_init(&fx, "972 1", 2);
+		fx_sample(&fx, a, 99980, 100000);
+		fx_sample(&fx, 1 - a, 70000, 100000);
+		fx_expect(&fx, a, 2012, 0, 100002);
+		fx_expect(&fx, 1 - a, 1560972, 0, 103048);
+		fx_start(&fx, a, 1023);
+		cr_expect_eq(fx_select(&fx, 100000), (int)(1 - a), "A at %u", a);
+		fx_exit(&fx);
+	}
+}
+
 Test(hst, overflow_guard_at_1024_outstanding)
 {
 	/* A first (pi2 in the compare), then A second (pi1): B both times */
