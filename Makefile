@@ -10,6 +10,9 @@
 #   make kernel-check linux-source-6.1's dm-ps-*.c beside mpsim's selectors
 #   make live-check  a grid of dm tables and fio jobs on a running Linux 6.1
 #                 (user-mode-linux) beside mpsim; writes results/live-6.1.md
+#   make mutate   every one-line mutant of the selectors and the engine's
+#                 kernel arithmetic, built and tested: no survivor allowed
+#   make mutate-selectors   the same over selectors/ alone (in make check)
 #   make bench    simulated I/Os per second of wall time, per selector
 #   make asan     the test suite under AddressSanitizer + UBSan (clang)
 #   make slurm-check  a sweep as a Slurm job array on a one-node cluster
@@ -71,7 +74,7 @@ FUZZ_CC ?= clang
 SAN     = address,undefined,float-cast-overflow
 
 .PHONY: all run test check-long bench asan valgrind noopt results plots \
-        kernel-check slurm-check live-check \
+        kernel-check slurm-check live-check mutate mutate-selectors check \
         clean deps deps-run deps-test deps-check deps-slurm deps-live results-dm-delay-sync results-alua-failover install uninstall \
         fuzz fuzz-bins fuzz-build fuzz-corpus
 all: mpsim
@@ -193,6 +196,30 @@ kernel-check: deps-check
 live-check: deps-live
 	@$(MAKE) --no-print-directory mpsim
 	LIVE_BUILD=$(BUILD)/live MPSIM=./mpsim python3 live/live.py check --results=results/live-6.1.md
+
+# Mutation testing (tests/mutate/run.py, README "Mutation testing"): each
+# mutant is built in a copy of the tree under $(BUILD)/mutate and must be
+# killed by its file's Criterion suites, the whole suite or (selectors)
+# make kernel-check, or be proved equivalent in tests/mutate/equivalent.txt.
+# ksource.c is left out: it loads the kernel's own file, the reference
+# kernel-check compares against, and holds no decision of a selector;
+# kguard.c watches a loaded plugin and decides nothing either.
+MUTATE_SEL    := $(filter-out selectors/ksource.c selectors/kguard.c,$(sort $(wildcard selectors/*.c))) \
+                 $(sort $(wildcard selectors/*.h))
+MUTATE_ENGINE := sim/clock.c sim/mpath.c sim/delay.c sim/pgroup.c \
+                 $(sort $(wildcard wheels/*.c))
+MUTATE_JOBS   ?= 1
+MUTATE        = python3 tests/mutate/run.py --jobs=$(MUTATE_JOBS) \
+                --scratch=$(BUILD)/mutate
+
+mutate-selectors: deps-check
+	$(MUTATE) $(MUTATE_SEL)
+
+mutate: deps-check
+	$(MUTATE) $(MUTATE_SEL) $(MUTATE_ENGINE)
+
+# no recipe here: other checks join make check by adding prerequisites
+check: mutate-selectors
 
 check-long: deps-test
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests

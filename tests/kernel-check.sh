@@ -7,7 +7,7 @@
 #     request mode) and in a compare column, and requires the output of
 #     the built-in selector, byte for byte but for the line that echoes
 #     the options.
-# The files are extracted into a scratch directory under build/ and the
+# The files are extracted once into a scratch directory under build/ and the
 # plugins built in a temporary cache, removed at the end: nothing of the
 # kernel's source enters the repository.
 # Usage: kernel-check.sh MPSIM CHECKER SCRATCH_DIR
@@ -23,10 +23,16 @@ if [ ! -f "$TARBALL" ]; then
 	$SUDO apt-get install -y -qq --no-install-recommends linux-source-6.1 >/dev/null
 fi
 
-rm -rf "$SCRATCH"
-mkdir -p "$SCRATCH"
-tar -xJf "$TARBALL" -C "$SCRATCH" --strip-components=3 \
-	--wildcards 'linux-source-6.1/drivers/md/dm-ps-*.c'
+# Extracted once: unpacking the tarball takes longer than the checks,
+# and make mutate runs them for many builds.  The stamp, written after a
+# complete extraction and older than no tarball, says the files are whole.
+if [ ! -f "$SCRATCH/.extracted" ] || [ "$TARBALL" -nt "$SCRATCH/.extracted" ]; then
+	rm -rf "$SCRATCH"
+	mkdir -p "$SCRATCH"
+	tar -xJf "$TARBALL" -C "$SCRATCH" --strip-components=3 \
+		--wildcards 'linux-source-6.1/drivers/md/dm-ps-*.c'
+	touch "$SCRATCH/.extracted"
+fi
 set -- "$SCRATCH"/dm-ps-*.c
 [ $# -eq 5 ] || { echo "kernel-check: expected 5 dm-ps-*.c, found $#" >&2; exit 1; }
 

@@ -38,6 +38,28 @@ Test(clock, initial_jiffies_table)
 	cr_assert_eq(jiffies_at(1000, S(300) - 1), (1ULL << 32) - 1);
 }
 
+/*
+ * jiffies_at() takes t * HZ in 64 bits while it cannot wrap, t at most
+ * UINT64_MAX / 1000 = 18446744073709551 ns (213 days), and in 128 bits
+ * beyond: the two must meet without a seam.  By hand, floor(t * HZ / 1e9)
+ * plus INITIAL_JIFFIES:
+ *   HZ=1000: t / 1e6, 18446744073 for t = 18446744073709551 and the next
+ *            ns; 18446744073709 for t = 2^64 - 1;
+ *   HZ=300:  t * 3 / 1e7 = 5534023222.11 for both.
+ * Taking the 64-bit product one ns too far would wrap to 384 ns.
+ */
+Test(clock, jiffies_at_where_64_bits_end)
+{
+	const sim_ns t = 18446744073709551ULL;
+
+	cr_assert_eq(jiffies_at(1000, t), 4294667296ULL + 18446744073ULL);
+	cr_assert_eq(jiffies_at(1000, t + 1), 4294667296ULL + 18446744073ULL);
+	cr_assert_eq(jiffies_at(1000, UINT64_MAX),
+		     4294667296ULL + 18446744073709ULL);
+	cr_assert_eq(jiffies_at(300, t), 4294877296ULL + 5534023222ULL);
+	cr_assert_eq(jiffies_at(300, t + 1), 4294877296ULL + 5534023222ULL);
+}
+
 /* §1.2 test vectors. */
 Test(clock, jiffies_to_nsecs_at_boot_and_after_600s)
 {

@@ -562,6 +562,31 @@ Test(hst, threshold_0_both_zero_hst)
 }
 
 /*
+ * The same with both paths still fresh, which the selection must not
+ * take for paths it may rank by cost: hst 0 gives stale_after = the
+ * completion itself (500 ns), not stale at 500 ns.  Every cost is 0, yet
+ * the kernel compares outstanding counts: B - A = 2 - 1 > 0 keeps A with
+ * one I/O; with the counts the other way round B, with one, wins.
+ */
+Test(hst, zero_estimates_fresh_by_outstanding)
+{
+	struct hst_fx fx;
+	unsigned a;
+
+	for (a = 1; a <= 2; a++) {
+		fx_init(&fx, "0", 2);
+		fx_sample(&fx, 0, 500, 500);
+		fx_sample(&fx, 1, 500, 500);
+		fx_expect(&fx, 0, 0, 0, 500);
+		fx_start(&fx, 0, a);
+		fx_start(&fx, 1, 3 - a);
+		cr_expect_eq(fx_select(&fx, 500), a == 1 ? 0 : 1,
+			     "A with %u I/Os", a);
+		fx_exit(&fx);
+	}
+}
+
+/*
  * T = 2: A (hst 2048000000, one I/O, fresh until 6 ms) and B (hst
  * 1024000000, two I/Os, fresh until 3 ms), selected at 2.5 ms.
  * Estimates: A (1+1)*2048000000 > B (1+2)*1024000000, so B is better.
@@ -710,6 +735,76 @@ Test(hst, idle_stale_path_gets_probe)
 	}
 }
 
+/* The probe at its boundary: A's stale_after is 30 ms, so A is stale
+ * one ns later (probed whichever side of the compare it is on) and not
+ * at 30 ms itself (B's estimate wins). */
+Test(hst, idle_stale_probe_at_the_ns)
+{
+	unsigned a;
+
+	for (a = 0; a < 2; a++) {
+		cr_expect_eq(probe_pair(a, 30 * MS, 30 * MS), (int)(1 - a));
+		cr_expect_eq(probe_pair(a, 30 * MS, 30 * MS + 1), (int)a);
+	}
+}
+
+/*
+ * Case 1's `larger > T * smaller` at the unit: base 819, T = 2.  One
+ * sample of st ns from hst 1024 gives (1024 * 819 + st * 1024 * 205 +
+ * 512) >> 10 = 819 + 205 * st: A (6 ns) 2049, B (1 ns) 1024, and 2049 >
+ * 2 * 1024 by one, so the estimates are not "similar" and decide:
+ * (1 + 1) * 2049 = 4098 for A with one I/O against (1 + 2) * 1024 = 3072
+ * for B with two, B.  Both complete at 100 ns, stale_after 100 + 2 *
+ * (hst >> 10): 104 and 102, fresh at 100.  Were they similar, A, with
+ * fewer I/Os, would win.  In either list order (both branches of the
+ * larger/smaller test).
+ */
+Test(hst, threshold_exceeded_by_one)
+{
+	struct hst_fx fx;
+	unsigned a;
+
+	for (a = 0; a < 2; a++) {
+		fx_init(&fx, "819 2", 2);
+		fx_sample(&fx, a, 94, 100);
+		fx_sample(&fx, 1 - a, 99, 100);
+		fx_expect(&fx, a, 2049, 0, 104);
+		fx_expect(&fx, 1 - a, 1024, 0, 102);
+		fx_start(&fx, a, 1);
+		fx_start(&fx, 1 - a, 2);
+		cr_expect_eq(fx_select(&fx, 100), (int)(1 - a), "A at %u", a);
+		fx_exit(&fx);
+	}
+}
+
+/*
+ * Case 2's difference when a stale_after is 0 or 1, where the sign is
+ * all that matters (base 0, two paths, selected at 4 ms):
+ *  - B busy, stale_after 1 (a 0 ns I/O done at 1 ns: hst 0, 1 + 2 * 0),
+ *    then A idle and never completed (stale 0): compare(A, B) = 0 - 1,
+ *    A;
+ *  - A idle, stale since 3 ms (1 ms I/O done at 1 ms), then B busy and
+ *    never completed: compare(B, A) = [outA==0]*0 - 0 = 0, a tie, A stays.
+ */
+Test(hst, stale_difference_at_0_and_1)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 2);
+	fx_sample(&fx, 0, 1, 1);
+	fx_expect(&fx, 0, 0, 0, 1);
+	fx_start(&fx, 0, 1);
+	cr_expect_eq(fx_select(&fx, 4 * MS), 1);
+	fx_exit(&fx);
+
+	fx_init(&fx, "0", 2);
+	fx_sample(&fx, 0, 0, 1 * MS);
+	fx_expect(&fx, 0, 1024000000, 0, 3 * MS);
+	fx_start(&fx, 1, 1);
+	cr_expect_eq(fx_select(&fx, 4 * MS), 0);
+	fx_exit(&fx);
+}
+
 /*
  * Overflow guard (§3.8 step 3).  base 0, two paths.  A: st = 17575022936080
  * = ceil(2^54 / 1025), hst = st*1024 = 17996823486545920, 1024 I/Os.
@@ -734,6 +829,31 @@ static int overflow_pair(unsigned a)
 	p = fx_select(&fx, st_a + 2000000);
 	fx_exit(&fx);
 	return p;
+}
+
+/*
+ * The guard does not fire at 1023 outstanding.  base 972, T = 1 (so the
+ * kernel's walk runs): one sample from hst 1024 gives 972 + 52 * st.
+ * A: st 20 ns, hst 2012, 1023 I/Os; B: st 30 us, hst 1560972, idle; both
+ * done at 100 us, fresh until 100002 and 103048 ns.  Unguarded, A costs
+ * 1024 * 2012 = 2060288 against B's 1560972: B.  Guarded (fractions
+ * dropped), 1024 * 1 against 1524 would have made it A.
+ */
+Test(hst, overflow_guard_not_at_1023)
+{
+	struct hst_fx fx;
+	unsigned a;
+
+	for (a = 0; a < 2; a++) {
+		fx_init(&fx, "972 1", 2);
+		fx_sample(&fx, a, 99980, 100000);
+		fx_sample(&fx, 1 - a, 70000, 100000);
+		fx_expect(&fx, a, 2012, 0, 100002);
+		fx_expect(&fx, 1 - a, 1560972, 0, 103048);
+		fx_start(&fx, a, 1023);
+		cr_expect_eq(fx_select(&fx, 100000), (int)(1 - a), "A at %u", a);
+		fx_exit(&fx);
+	}
 }
 
 Test(hst, overflow_guard_at_1024_outstanding)
@@ -782,6 +902,51 @@ Test(hst, stale_winner_limited_pi1_better)
 	/* compare(Y, X): pi1 better; fresh -1 takes Y; stale 2 - 1 > 0: X */
 	cr_expect_eq(stale_winner(1, NSEC_PER_SEC + 2 * MS), 1);
 	cr_expect_eq(stale_winner(1, NSEC_PER_SEC + 4 * MS), 0);
+}
+
+/*
+ * The stale test at its boundary: a path is stale when stale_after < now,
+ * so Y of stale_winner(), stale_after 1.003 s, is still fresh at
+ * exactly 1.003 s (Y wins outright) and stale one nanosecond later (X,
+ * with fewer I/Os, wins).  Both paths are busy, so the selection takes
+ * the shortcut for paths that are all fresh whenever it believes that
+ * of them: the nanosecond is where believing it too long shows.
+ */
+Test(hst, stale_one_ns_before_select)
+{
+	cr_expect_eq(stale_winner(0, NSEC_PER_SEC + 3 * MS), 0);
+	cr_expect_eq(stale_winner(0, NSEC_PER_SEC + 3 * MS + 1), 1);
+	cr_expect_eq(stale_winner(1, NSEC_PER_SEC + 3 * MS), 1);
+	cr_expect_eq(stale_winner(1, NSEC_PER_SEC + 3 * MS + 1), 0);
+}
+
+/*
+ * Two paths of equal cost, one busy and one idle, the later in list
+ * order wins (compare returns -1 for "pi1 not worse"), as jiffies-
+ * quantised estimates make common.  base 0 (hst = the last sample), three
+ * paths, valid_count 3, all fresh at 10 ms:
+ *   A: st 1 ms ending at 10 ms, one I/O: cost 2 * 1024000000, stale 13 ms
+ *   B: st 2 ms ending at 10 ms, idle:    cost 1 * 2048000000, stale 16 ms
+ *   C: st 3 ms ending at 3 ms, idle:     cost 1 * 3072000000, stale 12 ms
+ * The kernel's walk: A; B against A, not both idle, by cost: B's is not
+ * more than A's, B (pi2_better false, B fresh: -1).  C against B, both
+ * idle: stale_after 12 ms - 16 ms < 0, C.  Had A kept the tie, C would
+ * meet A by cost, 3072000000 > 2048000000, and A would stay.
+ */
+Test(hst, plain_walk_equal_cost_later_wins)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 3);
+	fx_sample(&fx, 2, 0, 3 * MS);
+	fx_sample(&fx, 0, 9 * MS, 10 * MS);
+	fx_sample(&fx, 1, 8 * MS, 10 * MS);
+	fx_start(&fx, 0, 1);
+	fx_expect(&fx, 0, 1024000000, 1, 13 * MS);
+	fx_expect(&fx, 1, 2048000000, 0, 16 * MS);
+	fx_expect(&fx, 2, 3072000000ULL, 0, 12 * MS);
+	cr_expect_eq(fx_select(&fx, 10 * MS), 2);
+	fx_exit(&fx);
 }
 
 /*
@@ -838,6 +1003,27 @@ Test(hst, bad_selector_args)
 	expect_bad_create("972 4294967296");
 }
 
+/* The message names the word that was refused, not its neighbour. */
+static void expect_bad_word(const char *args, const char *word)
+{
+	struct path_selector ps;
+	char err[ERR_MAX] = "";
+
+	memset(&ps, 0, sizeof(ps));
+	cr_expect_eq(ps_init(&ps, &ps_historical_service_time, args, err),
+		     -EINVAL, "args \"%s\" accepted", args);
+	cr_expect(strstr(err, word) != NULL, "args \"%s\": message \"%s\" "
+		  "does not name %s", args, err, word);
+}
+
+Test(hst, bad_selector_args_named)
+{
+	expect_bad_word("97x 5", "'97x'");
+	expect_bad_word("1024", "'1024'");
+	expect_bad_word("972 x", "'x'");
+	expect_bad_word("5 6x", "'6x'");
+}
+
 static void expect_status(struct hst_fx *fx, struct ps_path *path,
 			  enum ps_status_type type, const char *want)
 {
@@ -877,6 +1063,10 @@ static void expect_bad_path(const char *args)
 		     "path args \"%s\" accepted", args);
 	cr_expect(strstr(fx.err, "historical-service-time ps: ") == fx.err,
 		  "path args \"%s\": message \"%s\"", args, fx.err);
+	/* a single bad word is named in the message */
+	if (!strchr(args, ' '))
+		cr_expect(strstr(fx.err, args) != NULL,
+			  "path args \"%s\": message \"%s\"", args, fx.err);
 	/* the rejected path never joined the list: A is chosen every time */
 	cr_expect_eq(fx_select(&fx, 1000), 0);
 	cr_expect_eq(fx_select(&fx, 1000), 0);
