@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -69,14 +70,60 @@ static char *beside_binary(void)
 	return access(buf, R_OK) ? NULL : buf;
 }
 
+/* The files the script will read, read here first by mpsim's own reader:
+ * a FIFO, a device or a file past the limit is one line and status 2
+ * here, as in every other command, and not a script waiting on it.  A
+ * value with a line break is refused as run refuses it. */
+static int live_check_args(int argc, char **argv, char *err)
+{
+	static const char *const files[] = { "scenario", "job",
+					     "selector-source" };
+	int i, r;
+
+	for (i = 1; i < argc; i += r > 0 ? r : 1) {
+		const char *key, *val;
+		size_t klen, k, len;
+		struct stat st;
+		char *text;
+
+		r = 1;
+		if (strncmp(argv[i], "--", 2))
+			continue;	/* the script says what a word is */
+		r = cli_option(argc, argv, i, &key, &klen, &val, err);
+		if (r < 0)
+			return r;
+		if (!val)
+			continue;
+		if (strpbrk(val, "\n\r"))
+			return input_error(err, "--%.*s: a value may not hold "
+					   "a line break", (int)klen, key);
+		for (k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+			/* a name that is no file is the script's to judge
+			 * (a built-in scenario's name) */
+			if (!cli_key_is(key, klen, files[k]) || stat(val, &st))
+				continue;
+			if (read_text_file(val, 1024 * 1024, files[k], &text,
+					   &len, err))
+				return -EINVAL;
+			free(text);
+		}
+	}
+	return 0;
+}
+
 int cmd_live(int argc, char **argv)
 {
+	char err[ERR_MAX];
 	static char self[PATH_MAX + 1];
 	const char *script = getenv("MPSIM_LIVE");
 	char **av;
 	ssize_t n;
 	int i;
 
+	if (live_check_args(argc, argv, err)) {
+		mpsim_error("live: %s", err);
+		return EXIT_BAD_INPUT;
+	}
 	if (!script || !*script)
 		script = beside_binary();
 	if (!script) {

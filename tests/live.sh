@@ -39,7 +39,7 @@ printf 'rw=read\n' > nosection.fio
 refused() {
 	label=$1 word=$2
 	shift 2
-	if "$mpsim" live "$@" >out 2>err; then
+	if timeout 20 "$mpsim" live "$@" >out 2>err </dev/null; then
 		rc=0
 	else
 		rc=$?
@@ -55,6 +55,17 @@ refused() {
 
 refused "no scenario" "scenario" --job=x.fio
 refused "missing file" "nope.ini" --scenario=nope.ini
+# mpsim's own reader reads the files first: a FIFO or a device is refused
+# at once, not read (and waited on) by the script
+mkfifo fifo
+refused "a FIFO" "a FIFO, not a scenario" --scenario=fifo
+refused "a device" "a device, not a scenario" --scenario=/dev/zero
+refused "a job FIFO" "a FIFO" --scenario=two.ini --job=fifo
+nl='a
+b'
+refused "a line break" "line break" --scenario="$nl"
+refused "a line break in repeats" "line break" --scenario=two.ini --repeats="3
+"
 refused "repeats 0" "repeats" --scenario=two.ini --repeats=0
 refused "repeats word" "repeats" --scenario=two.ini --repeats=many
 refused "two paths, no table" "no table" --scenario=notable.ini
