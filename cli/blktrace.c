@@ -86,16 +86,7 @@ static int blkt_finish(struct blkt *b, bool ok, char *err)
 
 		if (!d->f)
 			continue;
-		if (fflush(d->f) && !d->error)
-			d->error = errno;
-		if (ferror(d->f) && !d->error)
-			d->error = EIO;
-		/* the descriptor again, for safe_commit()'s fsync */
-		d->out.fd = dup(fileno(d->f));
-		if (d->out.fd < 0 && !d->error)
-			d->error = errno;
-		if (fclose(d->f) && !d->error)
-			d->error = errno;
+		d->error = safe_close_stream(d->f, &d->out, d->error);
 		if (d->error) {
 			if (!r)
 				snprintf(err, ERR_MAX, "--blktrace: writing "

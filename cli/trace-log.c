@@ -61,17 +61,8 @@ int tlog_close(struct trace_log *l, bool ok, char *err)
 	int r = 0;
 
 	/* the reason of the first write that failed (ENOSPC on a full
-	 * disk), else of the last flush */
-	if (fflush(l->f) && !l->error)
-		l->error = errno;
-	if (ferror(l->f) && !l->error)
-		l->error = EIO;
-	/* the descriptor again, for safe_commit()'s fsync */
-	l->out.fd = dup(fileno(l->f));
-	if (l->out.fd < 0 && !l->error)
-		l->error = errno;
-	if (fclose(l->f) && !l->error)
-		l->error = errno;
+	 * disk), else of the close */
+	l->error = safe_close_stream(l->f, &l->out, l->error);
 	if (l->error) {
 		if (ok)
 			snprintf(err, ERR_MAX, "--trace: writing '%.160s' "

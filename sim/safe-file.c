@@ -467,3 +467,17 @@ int safe_check_dir(const char *dir, char *err)
 	free(real);
 	return r;
 }
+
+int safe_close_stream(FILE *f, struct safe_file *sf, int error)
+{
+	if (fflush(f) && !error)
+		error = errno;
+	if (ferror(f) && !error)
+		error = EIO;
+	sf->fd = dup(fileno(f));
+	if (sf->fd < 0 && !error)
+		error = errno;
+	if (fclose(f) && !error)
+		error = errno;
+	return error;
+}

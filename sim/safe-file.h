@@ -22,6 +22,7 @@
 #ifndef MPSIM_SAFE_FILE_H
 #define MPSIM_SAFE_FILE_H
 
+#include <stdio.h>
 #include <stdbool.h>
 #include <sys/stat.h>
 
@@ -62,6 +63,11 @@ int safe_commit(struct safe_file *sf, char *err);
 
 /* Give the output up: the temporary is removed, the target untouched. */
 void safe_abort(struct safe_file *sf);
+/* Close f, the stream written to sf's temporary, keeping a descriptor of
+ * it in sf for safe_commit()'s fsync.  Returns error if it is not 0 (the
+ * errno of a write that failed earlier: ENOSPC on a full disk), else the
+ * errno of the first step that fails, else 0. */
+int safe_close_stream(FILE *f, struct safe_file *sf, int error);
 
 /*
  * Open path (created if missing, mode 0666 less the umask) for reading
