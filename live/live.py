@@ -115,6 +115,7 @@ class Case:
         self.warnings = []         # said once the input is taken
         self.calibrate = False
         self.cpu = False
+        self.jitter = False        # p99 out of scope (the grid's `jitter`)
         self.paths = []            # [{name, read, write, flush, cache, dev}]
         self.table = None
         self.jobtext = None        # the fio job file mpsim reads
@@ -623,6 +624,19 @@ def fmt(v, d):
     return "-" if v is None else ("%.*f" % (d, v))
 
 
+# Why the grid's `jitter` cases have their p99 reported, not checked.
+JITTER_NOTE = (
+    "p99 of the cases marked `jitter` is reported, not checked: one I/O at a "
+    "time through dm-delay ends on a tick, and the kernel's arithmetic "
+    "(which mpsim's p99 is) puts every such I/O on the same tick. UML's tick "
+    "is a host timer, late by as much as the host's load makes it: a 10 ms "
+    "host timer measured beside a run of this check (two cores, load 2) was "
+    "late by 182 us at the median, 4.1 ms at p99 and 14 ms at most, and the "
+    "kernel's p99s lie 1.4-20 ms past the tick (most 2-5 ms). A 6.1 kernel on hardware "
+    "takes its tick from a local timer interrupt, not from a host's "
+    "scheduler. The means of those cases are checked.")
+
+
 def compare(case, kruns, mres, fails, lines):
     """Markdown rows for one case; appends to fails what is outside
     (the calibration case is shown, not checked)."""
@@ -666,6 +680,8 @@ def compare(case, kruns, mres, fails, lines):
                     verdict = "within" if plo <= m <= phi else "**outside**"
             if case.calibrate:
                 verdict = "calibration"
+            elif case.jitter and label == "p99 us":
+                verdict = "out of scope (%s: host timer)" % verdict.strip("*")
             elif verdict == "**outside**":
                 fails.append("%s %s: mpsim %s, kernel %s..%s" % (ph, label, fmt(m, d), fmt(plo, d), fmt(phi, d)))
             lines.append("| %s | %s | %s | %s..%s | %s..%s | %s | %s |" % (
@@ -691,7 +707,7 @@ def parse_grid(path, repeats):
             flags = set()
             rep = repeats
             for o in w[3:]:
-                if o in ("calibrate", "cpu"):
+                if o in ("calibrate", "cpu", "jitter"):
                     flags.add(o)
                 elif o.startswith("repeats="):
                     rep = max(repeats, int(o[8:]))
@@ -701,6 +717,7 @@ def parse_grid(path, repeats):
             c = Case(w[0], os.path.join(d, w[1]), job, opts, rep)
             c.calibrate = "calibrate" in flags
             c.cpu = "cpu" in flags
+            c.jitter = "jitter" in flags
             cases.append(c)
     return cases
 
@@ -727,7 +744,14 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
         gout = os.path.join(run, "out", gname)
         items = [(ci, r) for ci in cis for r in range(cases[ci].repeats)]
         gitems.append((gout, items))
-        job = ["[global]", "filename=${LIVE_DEV}", "thread", "lat_percentiles=1", "group_reporting", ""]
+        # clocksource=clock_gettime: fio's default clock under UML is the
+        # host's TSC, which fio calibrates against the guest's slow
+        # system calls at start-up; it ran 2.5 % slow (every psync
+        # latency 2.5 % short of the guest's own jiffies and clock, and
+        # the IOPS as much high).  The guest's clock agrees with its
+        # jiffies (the tick line of the results).
+        job = ["[global]", "filename=${LIVE_DEV}", "thread", "clocksource=clock_gettime",
+               "lat_percentiles=1", "group_reporting", ""]
         for ci, r in items:
             load = os.path.join(run, "load", "%03d-%d.sh" % (ci, r))
             with open(load, "w") as f:
@@ -865,6 +889,9 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     out.append("")
     for x in notes:
         out.append("- " + x)
+    if any(c.jitter for c in cases):
+        out.append("")
+        out.append(JITTER_NOTE)
     if fails:
         out.append("")
         out.append("Outside the kernel's spread (%d):" % len(fails))

@@ -304,8 +304,11 @@ void mpath_end_io(struct mpath *m, struct sim_io *io, int error);
 /* The same for a device that ended it inside its submission: dm's
  * end_io now, the job's completion after cpu_reap. */
 void mpath_end_io_sync(struct mpath *m, struct sim_io *io);
-/* EV_CPU_REAP: the job takes an I/O dm has ended. */
+/* The job takes an I/O dm has ended; its latency ends now. */
 void mpath_io_done(struct mpath *m, struct sim_io *io);
+/* EV_CPU_REAP: the same, its latency ended when the reap's CPU turn
+ * began (fio's own loop after its reap is outside its latency). */
+void mpath_io_reaped(struct mpath *m, struct sim_io *io);
 /* fail_path() and reinstate_path() (dm-mpath's, docs/kernel-model.md §2); no-ops
  * on a path already in that state. */
 void mpath_fail_path(struct mpath *m, struct sim_path *p);

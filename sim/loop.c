@@ -202,7 +202,7 @@ void sim_loop(struct sim *s)
 			mpath_end_io(&s->mp, e.obj, 0);
 			break;
 		case EV_CPU_REAP:
-			mpath_io_done(&s->mp, e.obj);
+			mpath_io_reaped(&s->mp, e.obj);
 			break;
 		case EV_MARK:
 			n--;

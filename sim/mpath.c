@@ -452,8 +452,8 @@ static void osync_flush(struct mpath *m, struct sim_io *io)
 }
 
 /* The job's completion of a successful I/O, and its statistics: the
- * latency runs from the job's request to now. */
-void mpath_io_done(struct mpath *m, struct sim_io *io)
+ * latency runs from the job's request to `end`. */
+static void io_done(struct mpath *m, struct sim_io *io, sim_ns end)
 {
 	struct sim *s = m->sim;
 	struct sim_path *p;
@@ -471,7 +471,7 @@ void mpath_io_done(struct mpath *m, struct sim_io *io)
 	p = io->path;
 
 	if (s->measuring) {
-		uint64_t lat = s->now - io->submit;
+		uint64_t lat = end - io->submit;
 		unsigned b = lat_bucket(lat);
 
 		stats_add(p->stats, io->ddir, io->bytes, lat, b);
@@ -480,4 +480,19 @@ void mpath_io_done(struct mpath *m, struct sim_io *io)
 			stats_add(io->job->report, io->ddir, io->bytes, lat, b);
 	}
 	job_complete(io->job, io, 0);
+}
+
+void mpath_io_done(struct mpath *m, struct sim_io *io)
+{
+	io_done(m, io, m->sim->now);
+}
+
+/* A synchronous device's completion that the job reaped (sim/cpu.c):
+ * fio stamps its reap when its turn on the CPU begins, and the turn,
+ * complete_cpu long, is fio's own loop up to its next submission's stamp,
+ * outside the latency as it is outside fio's (docs/kernel-model.md
+ * §11.3).  cpu_take() ended the turn complete_cpu after its start. */
+void mpath_io_reaped(struct mpath *m, struct sim_io *io)
+{
+	io_done(m, io, m->sim->now - m->sim->complete_cpu);
 }
