@@ -48,6 +48,17 @@ bool cli_key_is(const char *key, size_t klen, const char *name)
 	return strlen(name) == klen && !strncmp(key, name, klen);
 }
 
+/* The options are echoed on the outputs' first line (CSV's "# mpsim ...")
+ * and handed to workers and scripts line by line: a line break would
+ * split them, so every command refuses it the same way. */
+int cli_one_line(const char *key, size_t klen, const char *val, char *err)
+{
+	if (val && strpbrk(val, "\n\r"))
+		return input_error(err, "--%.*s: a value may not hold a line "
+				   "break", (int)klen, key);
+	return 0;
+}
+
 /* The options the commands read themselves; the others go to the scenario. */
 static const char *const cli_keys[] = {
 	"scenario", "job", "seed", "format", "output", "output-format",
@@ -143,11 +154,10 @@ static int cli_jobs_text(int argc, char **argv, const char *const *extra_ok,
 			continue;	/* cli_parse_run says what is wrong */
 		memcpy(name, key, klen);
 		name[klen] = '\0';
-		if (val && strpbrk(val, "\n\r")) {
+		if (cli_one_line(name, klen, val, err)) {
 			fclose(f);
 			free(t);
-			return input_error(err, "--%s: a value may not hold a "
-					   "line break", name);
+			return -EINVAL;
 		}
 		if (!strcmp(name, "name") &&
 		    (!val || !*val || strpbrk(val, "[]"))) {
@@ -221,12 +231,8 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		used = cli_option(argc, argv, i, &key, &klen, &val, err);
 		if (used < 0)
 			return used;
-		/* the options are echoed on the outputs' first line (CSV's
-		 * "# mpsim ..."): a line break would split it; sweep refuses
-		 * it the same way */
-		if (val && strpbrk(val, "\n\r"))
-			return input_error(err, "--%.*s: a value may not hold "
-					   "a line break", (int)klen, key);
+		if (cli_one_line(key, klen, val, err))
+			return -EINVAL;
 		if (cli_key_is(key, klen, "scenario")) {
 			if (!val || !*val)
 				return input_error(err, "--scenario: needs a file or built-in name");

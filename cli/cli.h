@@ -91,6 +91,9 @@ int cli_option(int argc, char **argv, int i, const char **key, size_t *klen,
 	       const char **value, char *err);
 /* Whether the key cli_option() split off (klen bytes) is name. */
 bool cli_key_is(const char *key, size_t klen, const char *name);
+/* 0, or -EINVAL with err set when val (of the option key, klen bytes)
+ * holds a line break. */
+int cli_one_line(const char *key, size_t klen, const char *val, char *err);
 
 /* Write a finished in-memory output to stdout; returns an exit code. */
 int cli_emit(char *buf, size_t len);

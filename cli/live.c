@@ -94,9 +94,8 @@ static int live_check_args(int argc, char **argv, char *err)
 			return r;
 		if (!val)
 			continue;
-		if (strpbrk(val, "\n\r"))
-			return input_error(err, "--%.*s: a value may not hold "
-					   "a line break", (int)klen, key);
+		if (cli_one_line(key, klen, val, err))
+			return -EINVAL;
 		for (k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
 			/* a name that is no file is the script's to judge
 			 * (a built-in scenario's name) */

@@ -243,9 +243,8 @@ static int parse_option(struct sweep *sw, const char *name, const char *val,
 {
 	uint64_t v;
 
-	if (val && strpbrk(val, "\n\r"))
-		return input_error(err, "--%s: a value may not hold a line break",
-				   name);
+	if (cli_one_line(name, strlen(name), val, err))
+		return -EINVAL;
 	if (!IN(name, own_keys))
 		return add_run_opt(sw, name, val, err);
 	if (!strcmp(name, "output")) {
