@@ -568,8 +568,9 @@ static int run_or_compare(int argc, char **argv, bool compare)
 		cli_free_run(&o);
 		return EXIT_BAD_INPUT;
 	}
-	/* a single run shows fio's status line on a terminal */
-	x.watch.progress = !compare && isatty(STDERR_FILENO);
+	/* fio's status line on a terminal; a comparison's counts its
+	 * columns (compare_run_watched) */
+	x.watch.progress = isatty(STDERR_FILENO);
 	x.watch.dmsetup = !compare && o.format == FMT_DMSETUP;
 	if (compare)
 		r = compare_run_watched(&o.sc, o.seed, x.columns, &x.watch,

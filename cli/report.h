@@ -101,6 +101,16 @@ void json_meta(FILE *f, const char *command, const struct provenance *pv,
 double report_rate(uint64_t n, sim_ns time);
 double report_ratio(uint64_t a, uint64_t b);
 
+/* ---- numbers for people (tables only; CSV and JSON keep raw fields) ---- */
+
+/* bytes/s as fio prints bandwidth: "228MiB/s (240MB/s)". */
+void human_bw(char *buf, size_t n, double bytes_per_s);
+/* A share or fraction with `decimals` decimals, and more where that
+ * would show a non-zero value as zero ("0.003"); a true zero is "0". */
+void human_share(char *buf, size_t n, double v, int decimals);
+/* Write text as lines of at most width columns, broken at spaces. */
+void text_wrapped(FILE *f, const char *text, unsigned width);
+
 /* A run's rows for programs (cli/report-fields.c): CSV with its column
  * line, or the JSON after json_meta(), to the document's end. */
 void report_run_rows(FILE *f, enum out_format fmt, const struct run_result *r);
