@@ -1,7 +1,9 @@
 /*
  * report.c: one run's result as a Markdown table (CSV and JSON rows:
  * cli/report-fields.c), and what every output shares: the provenance
- * line or object, CSV and JSON quoting, rates and ratios.
+ * line or object, CSV and JSON quoting, rates and ratios, and the numbers
+ * of the tables for people (fio's bandwidth units, shares that never show
+ * as zero, wrapped text).
  */
 #include <math.h>
 #include <string.h>
@@ -133,8 +135,7 @@ void human_share(char *buf, size_t n, double v, int decimals)
 		return;
 	}
 	/* below 10^-decimals: decimals down to the first significant
-	 * figure (0.009, 0.003, 0.0004), as many digits as the column's
-	 * other cells */
+	 * figure (0.009, 0.003, 0.0004) */
 	if (v > 0 && v < pow(10, -decimals))
 		for (d = decimals + 1; d < 12 && v < 0.5 * pow(10, -d); d++)
 			;
