@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "sweep.h"
 #include "sim/run.h"
-#include "sim/safe-file.h"
+#include "lib/safe-file.h"
 #include "sim/trace.h"
 
 #define DEFAULT_SCENARIO	"hst-bio-mpath"

@@ -1,7 +1,7 @@
 /*
  * report.c: one run's result as a Markdown table (CSV and JSON rows:
  * cli/report-fields.c), and what every output shares: the provenance
- * line or object, CSV and JSON quoting, rates and ratios.
+ * line or object, rates and ratios (CSV and JSON quoting: lib/escape.c).
  */
 #include <string.h>
 
@@ -22,37 +22,6 @@ int out_format_parse(const char *s, enum out_format *f)
 	else
 		return -EINVAL;
 	return 0;
-}
-
-void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 double report_rate(uint64_t n, sim_ns time)

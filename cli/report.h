@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "input/scenario.h"
+#include "lib/escape.h"
 #include "sim/stats.h"
 
 enum out_format {
@@ -88,11 +89,6 @@ void hist_csv_head(FILE *f, const struct provenance *pv);
 void hist_csv(FILE *f, const char *selector, const char *clock,
 	      const struct run_result *r);
 
-/* Write s as a JSON string literal (quotes, escapes). */
-void json_string(FILE *f, const char *s);
-/* Write s as a CSV field: quoted when it holds a comma, a quote or a
- * line break. */
-void csv_field(FILE *f, const char *s);
 /* The {"mpsim": {...}} object that opens a run's or a comparison's JSON:
  * version, command, scenario, seed and the options in effect. */
 void json_meta(FILE *f, const char *command, const struct provenance *pv,

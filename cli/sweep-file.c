@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/safe-file.h"
+#include "lib/safe-file.h"
 #include "sweep.h"
 
 static int sys_error(char *err, const char *path, const char *what)

@@ -14,7 +14,7 @@
 
 #include "cli.h"
 #include "report.h"
-#include "sim/inputs.h"
+#include "lib/inputs.h"
 
 /* Most points one sweep may have (the product of its options' values). */
 #define SWEEP_MAX_POINTS	100000

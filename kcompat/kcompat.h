@@ -30,8 +30,8 @@
 
 #define KC(x)	x
 #include "kcompat-abi.h"
-#include "../sim/list.h"
-#include "../selectors/cpumask.h"
+#include "../lib/list.h"
+#include "../lib/cpumask.h"
 
 /* ---- types ---- */
 typedef unsigned char u8;

@@ -11,7 +11,7 @@
 
 #include <criterion/criterion.h>
 
-#include "sim/inputs.h"
+#include "lib/inputs.h"
 #include "sim/sim.h"
 
 Test(inputs, fnv1a64_test_vectors)

@@ -16,7 +16,7 @@
 
 #include <criterion/criterion.h>
 
-#include "sim/safe-file.h"
+#include "lib/safe-file.h"
 #include "sim/sim.h"
 
 static char dir[64];

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "safe-file.h"
-#include "sim.h"
+#include "util.h"
 
 #define MAX_LINKS	40	/* the kernel's MAXSYMLINKS */
 

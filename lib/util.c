@@ -1,5 +1,5 @@
 /* util.c: the out-of-memory and bad-input helpers and the bounded file
- * reader declared in sim.h. */
+ * reader declared in util.h. */
 #include <ctype.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,7 +12,7 @@
 
 #include "inputs.h"
 #include "safe-file.h"
-#include "sim.h"
+#include "util.h"
 
 int input_error(char *err, const char *fmt, ...)
 {
