@@ -1,8 +1,8 @@
 /*
  * util.h: the errors and their three kinds (sim/sim.h's note 4: bad
- * input, out of memory, bugs), allocation that cannot fail, and reading
- * text files and lines.  The base of every folder: it includes nothing of
- * the project.
+ * input, out of memory, bugs), allocation that cannot fail, strings, and
+ * (text-file.h) reading text files and lines.  The base of every folder:
+ * it includes nothing of the project.
  */
 #ifndef MPSIM_LIB_UTIL_H
 #define MPSIM_LIB_UTIL_H
@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "text-file.h"
 
 /* Room for one bad-input message, including its file:line prefix. */
 #define ERR_MAX		256
@@ -57,21 +59,6 @@ char *str_trim(char *s);
 /* Whether key is one of the n strings of list. */
 int str_in_list(const char *key, const char *const *list, size_t n);
 
-/*
- * Reads the file at path whole into *text (allocated, NUL after the
- * end; *len bytes): it must be a regular file of at most max bytes
- * (what names the kind in messages: "scenario file").  Anything else is
- * bad input, -EINVAL with err = "PATH: why": missing or unreadable, a
- * directory, a FIFO, device or socket (opened without blocking, never
- * read), larger than max, or holding NUL bytes (a text file has none).
- */
-/* The next line of the text at *p, without its newline, copied into
- * *buf (grown as needed; *cap its size) and ended by a NUL; *p moves past
- * the line and its newline.  NULL at the end of the text. */
-char *next_line(const char **p, char **buf, size_t *cap);
-
-int read_text_file(const char *path, size_t max, const char *what,
-		   char **text, size_t *len, char *err);
 
 /* Allocation that cannot fail: out of memory prints and aborts. */
 void *xmalloc(size_t n);
