@@ -56,7 +56,7 @@ CRIT_LIBS   := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null || echo -lcrit
 ALL_CFLAGS  = -std=gnu11 $(WARN) -I. $(GSL_CFLAGS) -MMD -MP $(CFLAGS)
 ALL_LDLIBS  = $(GSL_LIBS) -lm -ldl $(LDLIBS)
 
-SRC      := $(sort $(wildcard lib/*.c sim/*.c cli/*.c input/*.c wheels/*.c selectors/*.c workloads/*.c))
+SRC      := $(sort $(wildcard lib/*.c sim/*.c cli/*.c report/*.c sweep/*.c input/*.c wheels/*.c selectors/*.c workloads/*.c))
 OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(BUILD)/scenarios.o $(BUILD)/kcompat-files.o
 # kcompat/ and what it includes, carried in the binary (selectors/ksource.c)
 KCOMPAT  := $(sort $(wildcard kcompat/*.h kcompat/*/*.h kcompat/*/*/*.h)) \

@@ -10,7 +10,6 @@
 #include "selectors/ksource.h"
 #include "selectors/selector.h"
 #include "cli.h"
-#include "sweep.h"
 #include "sim/run.h"
 #include "lib/safe-file.h"
 #include "sim/trace.h"
@@ -371,7 +370,7 @@ static int write_whole(const char *what, const char *path, const char *buf,
 		mpsim_error("%s: %s", what, err);
 		return r == -EINVAL ? EXIT_BAD_INPUT : EXIT_FAILED;
 	}
-	if (sweep_write_full(sf.fd, buf, len, -1)) {
+	if (write_full(sf.fd, buf, len, -1)) {
 		mpsim_error("%s: cannot write %s: %s", what, path,
 			    strerror(errno));
 		safe_abort(&sf);

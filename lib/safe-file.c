@@ -481,3 +481,22 @@ int safe_close_stream(FILE *f, struct safe_file *sf, int error)
 		error = errno;
 	return error;
 }
+
+int write_full(int fd, const void *buf, size_t n, off_t off)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = off < 0 ? write(fd, p, n) : pwrite(fd, p, n, off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+		if (off >= 0)
+			off += w;
+	}
+	return 0;
+}

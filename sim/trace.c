@@ -2,8 +2,8 @@
  * trace.c: the tracer behind the engine's hooks (sim/trace.h).  It picks
  * the I/Os to follow (submitted within --trace-from/--trace-until, at
  * most --trace-count of them), gives each an id and a sector, and hands
- * every step to the decision trace (cli/trace-log.c) and to blktrace's
- * files (cli/blktrace.c).  An I/O is followed whole, from submit to done,
+ * every step to the decision trace (lib/trace-log.c) and to blktrace's
+ * files (lib/blktrace.c).  An I/O is followed whole, from submit to done,
  * or not at all, so that blkparse and btt see complete I/Os.
  *
  * blktrace's view of the stack: the multipath device is dm-0 (253,0) and

@@ -1,6 +1,6 @@
 /*
  * test_inputs.c: the content hashes a sweep's first line carries
- * (sim/inputs.c): FNV-1a 64 against its published test vectors, the
+ * (lib/inputs.c): FNV-1a 64 against its published test vectors, the
  * files a read notes, and a selector source's local headers.
  */
 #include <stdio.h>

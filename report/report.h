@@ -70,7 +70,7 @@ void compare_free(struct compare_result *cr);
 void report_compare(FILE *f, enum out_format fmt, const struct provenance *pv,
 		    const struct scenario *sc, const struct compare_result *cr);
 
-/* ---- the time series of a run (cli/report-series.c) ---- */
+/* ---- the time series of a run (report/report-series.c) ---- */
 
 /* The series file's comment line and header. */
 void series_csv_head(FILE *f, const struct provenance *pv);
@@ -82,7 +82,7 @@ void series_csv(FILE *f, const char *selector, const char *clock,
 void series_json_meta(FILE *f, const struct run_result *r);
 void series_json(FILE *f, const struct run_result *r, unsigned p);
 
-/* ---- the latency histograms of a run (cli/report-hist.c) ---- */
+/* ---- the latency histograms of a run (report/report-hist.c) ---- */
 
 void hist_csv_head(FILE *f, const struct provenance *pv);
 /* r's histograms: per path, then the total, a row per non-empty bucket. */
@@ -97,7 +97,7 @@ void json_meta(FILE *f, const char *command, const struct provenance *pv,
 double report_rate(uint64_t n, sim_ns time);
 double report_ratio(uint64_t a, uint64_t b);
 
-/* A run's rows for programs (cli/report-fields.c): CSV with its column
+/* A run's rows for programs (report/report-fields.c): CSV with its column
  * line, or the JSON after json_meta(), to the document's end. */
 void report_run_rows(FILE *f, enum out_format fmt, const struct run_result *r);
 void report_run_csv_header(FILE *f);

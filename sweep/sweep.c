@@ -22,7 +22,7 @@
  *    are the command's options less those that say where or how it runs
  *    (--output, -j, --list-runs, --point), normalised to --key=value and
  *    shell-quoted: the first line is the sweep's identity, and a command
- *    to rerun it.  It ends with the inputs' hashes (sim/inputs.h: the
+ *    to rerun it.  It ends with the inputs' hashes (lib/inputs.h: the
  *    binary, every file any point reads), a shell comment in CSV; the
  *    total row that ends a block carries the FNV-1a 64 of the block's
  *    bytes before it.

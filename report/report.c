@@ -1,6 +1,6 @@
 /*
  * report.c: one run's result as a Markdown table (CSV and JSON rows:
- * cli/report-fields.c), and what every output shares: the provenance
+ * report/report-fields.c), and what every output shares: the provenance
  * line or object, rates and ratios (CSV and JSON quoting: lib/escape.c).
  */
 #include <string.h>
