@@ -1,7 +1,8 @@
 /*
  * report.c: one run's result as a Markdown table (CSV and JSON rows:
  * report/report-fields.c), and what every output shares: the provenance
- * line or object, rates and ratios (CSV and JSON quoting: lib/escape.c).
+ * line or object (rates and ratios: report/report-fields.c; CSV and JSON
+ * quoting: lib/escape.c).
  */
 #include <string.h>
 
@@ -22,16 +23,6 @@ int out_format_parse(const char *s, enum out_format *f)
 	else
 		return -EINVAL;
 	return 0;
-}
-
-double report_rate(uint64_t n, sim_ns time)
-{
-	return time ? (double)n * 1e9 / (double)time : 0;
-}
-
-double report_ratio(uint64_t a, uint64_t b)
-{
-	return b ? (double)a / (double)b : 0;
 }
 
 static const char *mode_name(enum mp_mode m)

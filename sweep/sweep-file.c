@@ -285,3 +285,24 @@ void sweep_out_close(struct sweep_out *so)
 	memset(so, 0, sizeof(*so));
 	so->fd = -1;
 }
+
+/* Where the per-point and per-task files go (--list-runs, --slurm): the
+ * one name beside the output that both use. */
+char *sweep_runs_dir(const struct sweep *sw)
+{
+	const char *o = sw->output, *dot, *slash;
+	char *d;
+
+	if (sw->runs_dir)
+		return xstrdup(sw->runs_dir);
+	if (!o)
+		return xstrdup("sweep.points");
+	dot = strrchr(o, '.');
+	slash = strrchr(o, '/');
+	if (!dot || (slash && dot < slash) || dot == o || dot[-1] == '/')
+		dot = o + strlen(o);
+	d = xmalloc((size_t)(dot - o) + sizeof(".points"));
+	memcpy(d, o, (size_t)(dot - o));
+	strcpy(d + (dot - o), ".points");
+	return d;
+}

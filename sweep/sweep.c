@@ -185,25 +185,6 @@ static int run(const struct sweep *sw)
 
 /* ---- --list-runs ---- */
 
-char *sweep_runs_dir(const struct sweep *sw)
-{
-	const char *o = sw->output, *dot, *slash;
-	char *d;
-
-	if (sw->runs_dir)
-		return xstrdup(sw->runs_dir);
-	if (!o)
-		return xstrdup("sweep.points");
-	dot = strrchr(o, '.');
-	slash = strrchr(o, '/');
-	if (!dot || (slash && dot < slash) || dot == o || dot[-1] == '/')
-		dot = o + strlen(o);
-	d = xmalloc((size_t)(dot - o) + sizeof(".points"));
-	memcpy(d, o, (size_t)(dot - o));
-	strcpy(d + (dot - o), ".points");
-	return d;
-}
-
 /*
  * The program the listed commands call: "mpsim" when this one was found
  * on PATH, else this binary's absolute path (./mpsim from a checkout),
