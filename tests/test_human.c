@@ -10,7 +10,7 @@
 
 #include <criterion/criterion.h>
 
-#include "cli/report.h"
+#include "report/report.h"
 
 static const char *bw(double b)
 {
