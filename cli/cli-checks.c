@@ -340,10 +340,16 @@ void compare_warn(const struct scenario *sc,
 {
 	unsigned c, hst = 0;
 
+	/* a cause met in many columns is said once, with their number */
 	for (c = 0; c < cr->nr_cols; c++) {
-		run_warn(sc, &cr->runs[c], cr->cols[c]->label);
+		char label[80];
+
+		snprintf(label, sizeof(label), "column %s", cr->cols[c]->label);
+		mpsim_warn_round(c, cr->nr_cols, "columns", label);
+		run_warn(sc, &cr->runs[c], NULL);
 		hst += !strcmp(cr->cols[c]->selector, "historical-service-time");
 	}
+	mpsim_warn_round(cr->nr_cols, cr->nr_cols, "columns", NULL);
 	if (sc->mode == MODE_REQUEST && hst > 1)
 		mpsim_warn("compare: in request mode the HST columns are the "
 			   "same run: a request is stamped at dispatch, and "

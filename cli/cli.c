@@ -636,21 +636,41 @@ int cmd_compare(int argc, char **argv)
 }
 
 /*
- * A built-in scenario's one-line summary: its first line, a comment
- * "; NAME: what it is", without the comment mark and the name.
+ * A built-in scenario's summary: the first sentence of its opening
+ * comment ("; NAME: what it is ..."), whole, on one line, without the
+ * comment marks and the name.  The sentence ends at a full stop before
+ * a space, at a blank comment line, or where the comment ends.
  */
-static void scenario_summary(const char *text, char *out, size_t size)
+static char *scenario_summary(const char *text)
 {
-	const char *p = text, *end = strchr(text, '\n'), *colon;
+	char *out = xstrdup(""), *stop;
+	size_t len = 0;
+	const char *p = text;
 
-	if (!end)
-		end = text + strlen(text);
-	while (p < end && (*p == ';' || *p == '#' || *p == ' '))
-		p++;
-	colon = memchr(p, ':', (size_t)(end - p));
-	if (colon && colon + 1 < end && colon[1] == ' ')
-		p = colon + 2;
-	snprintf(out, size, "%.*s", (int)(end - p), p);
+	while (*p == ';' || *p == '#') {
+		const char *end = strchr(p, '\n'), *q = p;
+
+		if (!end)
+			end = p + strlen(p);
+		while (q < end && (*q == ';' || *q == '#' || *q == ' '))
+			q++;
+		if (q == end)
+			break;		/* a blank comment line ends it */
+		out = xrealloc(out, len + (size_t)(end - q) + 2);
+		if (len)
+			out[len++] = ' ';
+		memcpy(out + len, q, (size_t)(end - q));
+		len += (size_t)(end - q);
+		out[len] = '\0';
+		p = *end ? end + 1 : end;
+	}
+	stop = strstr(out, ". ");
+	if (stop)
+		stop[1] = '\0';
+	stop = strstr(out, ": ");
+	if (stop && stop == out + strcspn(out, " :"))
+		memmove(out, stop + 2, strlen(stop + 2) + 1);
+	return out;
 }
 
 int cmd_list(int argc, char **argv)
@@ -699,12 +719,16 @@ int cmd_list(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (argc == 2 && !strcmp(argv[1], "scenarios")) {
-		for (i = 0; (name = scenario_builtin_name(i)); i++) {
-			char line[160];
+		int w = 0;
 
-			scenario_summary(scenario_builtin_text(name), line,
-					 sizeof(line));
-			printf("%-16s %s\n", name, line);
+		for (i = 0; (name = scenario_builtin_name(i)); i++)
+			if ((int)strlen(name) > w)
+				w = (int)strlen(name);
+		for (i = 0; (name = scenario_builtin_name(i)); i++) {
+			char *line = scenario_summary(scenario_builtin_text(name));
+
+			printf("%-*s  %s\n", w, name, line);
+			free(line);
 		}
 		return EXIT_OK;
 	}
