@@ -314,6 +314,7 @@ static const char usage[] =
 void help_published(FILE *f)
 {
 	fputs(usage, f);
+	ref_options(f, CMD_PUBLISHED, REF_OTHER);
 }
 
 int cmd_published(int argc, char **argv)
@@ -330,7 +331,7 @@ int cmd_published(int argc, char **argv)
 		const char *a = argv[i];
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
+			help_published(stdout);
 			return EXIT_OK;
 		}
 		if (!strcmp(a, "--sensitivity")) {

@@ -39,6 +39,7 @@ static const char usage[] =
 void help_timers(FILE *f)
 {
 	fputs(usage, f);
+	ref_options(f, CMD_TIMERS, REF_OTHER);
 }
 
 /* ---- options ---- */
@@ -408,7 +409,7 @@ int cmd_timers(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	if (help) {
-		fputs(usage, stdout);
+		help_timers(stdout);
 		return EXIT_OK;
 	}
 	if (o.mail && (o.hz_set || o.which_set || o.format_set)) {
