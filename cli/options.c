@@ -277,7 +277,7 @@ static void print_row(FILE *f, const struct ref *r)
 	char form[160];
 
 	option_form(r, form, sizeof(form));
-	if (2 + (int)strlen(form) + 1 > HELP_COL)
+	if (2 + (int)strlen(form) + 2 > HELP_COL)
 		fprintf(f, "  %s\n%*s", form, HELP_COL, "");
 	else
 		fprintf(f, "  %-*s", HELP_COL - 2, form);
