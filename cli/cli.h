@@ -157,6 +157,10 @@ int ref_list_options(const char *format);
 /* An unknown option name (without dashes) of command cmd: err says which
  * command it belongs to, or what it was likely meant to be.  -EINVAL. */
 int ref_unknown_option(const char *name, unsigned cmd, char *err);
+/* " (did you mean --KEY?)" for the option of cmd closest to name, or
+ * "" when none is close, in buf (size bytes). */
+const char *ref_closest(const char *name, unsigned cmd, char *buf,
+			size_t size);
 
 /* argv[0] of the mpsim process, for commands that print commands
  * (sweep --list-runs); NULL when the commands are called from tests. */

@@ -496,3 +496,22 @@ int ref_unknown_option(const char *name, unsigned cmd, char *err)
 	return input_error(err, "unknown option --%.60s (mpsim --help lists "
 			   "them)", name);
 }
+
+const char *ref_closest(const char *name, unsigned cmd, char *buf,
+			size_t size)
+{
+	const char *best = NULL;
+	unsigned d = ~0U;
+	size_t i;
+
+	load_refs();
+	for (i = 0; i < nr_refs; i++)
+		if (refs[i].cmds & cmd)
+			suggest_try(name, refs[i].name, &best, &d);
+	if (!best) {
+		buf[0] = '\0';
+		return buf;
+	}
+	snprintf(buf, size, " (did you mean --%s?)", best);
+	return buf;
+}

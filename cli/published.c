@@ -342,8 +342,13 @@ int cmd_published(int argc, char **argv)
 				return EXIT_BAD_INPUT;
 			}
 		} else {
+			char m[80];
+
+			ref_closest(a + strspn(a, "-"), CMD_PUBLISHED, m,
+				    sizeof(m));
 			mpsim_error("published: unknown option '%.40s' "
-				    "(--seed=N, --sensitivity)", a);
+				    "%s", a, *m ? m + 1 :
+				    "(--seed=N, --sensitivity)");
 			return EXIT_BAD_INPUT;
 		}
 	}

@@ -91,10 +91,13 @@ static int set_opt(struct timers_opts *o, const char *key, const char *val,
 			       !strcmp(key, "cost-splice") ? &o->cost.splice :
 			       !strcmp(key, "cost-cascade") ? &o->cost.cascade :
 			       NULL;
+		char m[80];
 
 		if (!slot)
 			return input_error(err, "timers: unknown option "
-					   "'--%.40s'", key);
+					   "'--%.40s'%s", key,
+					   ref_closest(key, CMD_TIMERS, m,
+						       sizeof(m)));
 		if (parse_cost(val, slot))
 			return input_error(err, "--%s: '%.40s' is not a time "
 					   "of 0 to 1s (say 7ns or 11.6us)",
@@ -139,7 +142,11 @@ static int set_opt(struct timers_opts *o, const char *key, const char *val,
 					   "table, csv or json", val);
 		o->format_set = true;
 	} else {
-		return input_error(err, "timers: unknown option '--%.40s'", key);
+		char m[80];
+
+		return input_error(err, "timers: unknown option '--%.40s'%s",
+				   key, ref_closest(key, CMD_TIMERS, m,
+						    sizeof(m)));
 	}
 	return 0;
 }
