@@ -154,13 +154,13 @@ static const struct option options[] = {
 	  "handler, groups, selectors, paths" },
 	{ "hardware_handler", SEC_MULTIPATH, 0, set_hardware_handler, "alua",
 	  "--mode=request --pg_init_time=1ms",
-	  "alua",
-	  "the hardware handler, whose pg_init switches the active group "
-	  "(default none)" },
+	  "NAME",
+	  "the hardware handler (alua), whose pg_init switches the active "
+	  "group (default none)" },
 	{ "pg_init_retries", SEC_MULTIPATH, 0, set_pg_init_retries, "5",
 	  "--format=dmsetup",
 	  "N",
-	  "pg_init retries before a path fails (default 0)" },
+	  "pg_init retries before a path fails, 1-50 (default: none)" },
 	{ "pg_init_delay_msecs", SEC_MULTIPATH, 0, set_pg_init_delay_msecs,
 	  "10", ALUA " --message='disable_group 1 at 20ms'",
 	  "N",
@@ -214,8 +214,8 @@ static const struct option options[] = {
 	  "throughput; io-affinity: a cpumask)" },
 	{ "dev", SEC_PATH, 0, set_dev, "8:1", "--format=dmsetup",
 	  "MAJ:MIN",
-	  "the path's device number, in dmsetup tables and status (default "
-	  "8:N in order)" },
+	  "the path's device number in dmsetup tables and status (default: "
+	  "the SCSI disk number of an sdX name, else the name)" },
 	{ "prio", SEC_PATH, 0, set_prio, "optimized",
 	  "--path_grouping_policy=group_by_prio",
 	  "N|optimized|non-optimized",
