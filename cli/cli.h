@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "input/scenario.h"
 
 enum exit_code {
@@ -125,7 +125,7 @@ void help_timers(FILE *f);	/* in timers-cmd.c, beside its options */
 void help_published(FILE *f);	/* in published.c */
 void help_live(FILE *f);	/* in live.c */
 
-/* ---- cli/options.c: the reference printed from the option tables ---- */
+/* ---- cli/reference.c: the reference printed from the option tables ---- */
 enum {					/* ORDER: command_name[] */
 	CMD_RUN = 1 << 0,
 	CMD_COMPARE = 1 << 1,

@@ -1,7 +1,7 @@
 /*
  * help.c: the help text of mpsim and of its commands (mpsim --help,
  * mpsim COMMAND --help, mpsim help COMMAND): what each command does, and
- * its options from the option tables (options.c); timers, published and
+ * its options from the option tables (reference.c); timers, published and
  * live keep their text beside their own options.  Every example is
  * written as a shell needs it: '*', spaces and backslashes are quoted.
  */

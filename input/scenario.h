@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "selectors/cpumask.h"
+#include "lib/cpumask.h"
 #include "sim/clock.h"
 #include "sim/sim.h"
 
@@ -439,7 +439,7 @@ int parse_dist(const char *s, struct dist *d, char *err);
 void scenario_list_options(FILE *f);
 
 /* One option of the scenario's and fio's tables, for the reference
- * (--help, list options, the man page; cli/options.c). */
+ * (--help, list options, the man page; cli/reference.c). */
 struct opt_doc {
 	const char *name;	/* without dashes: "hz", "path.NAME.slots" */
 	const char *arg;	/* the value's form ("N", "ktime|jiffies") */

@@ -1,5 +1,5 @@
 /*
- * options.c: the command line's own options (those no scenario holds:
+ * reference.c: the command line's own options (those no scenario holds:
  * --seed, --format, a sweep's --reps, timers' --wheel, ...), and the
  * reference printed from them and from the scenario's and fio's option
  * tables: each command's --help option list, `mpsim list options` and
