@@ -21,8 +21,9 @@
 #   make fuzz     each libFuzzer target for FUZZ_S seconds (needs clang)
 #   make results  regenerate results/ with ./mpsim (a few minutes)
 #   make plots    render plots/*.png and *.svg from results/ (needs gnuplot)
-#   make install  mpsim, its man page and bash completion under PREFIX
-#                 (/usr/local), staged under DESTDIR if given
+#   make install  mpsim, its man page, bash completion and documentation
+#                 under PREFIX (/usr/local), staged under DESTDIR if given
+#   make man      docs/mpsim.1's OPTIONS section from the option tables
 #   make clean
 
 -include config.mk
@@ -38,6 +39,7 @@ PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 COMPDIR ?= $(PREFIX)/share/bash-completion/completions
+DOCDIR  ?= $(PREFIX)/share/doc/mpsim
 # mpsim live's harness (live/), which the binary looks for here
 LIVEDIR ?= $(PREFIX)/share/mpsim/live
 
@@ -76,7 +78,7 @@ SAN     = address,undefined,float-cast-overflow
 .PHONY: all run test check-long bench asan valgrind noopt results plots \
         kernel-check slurm-check live-check mutate mutate-selectors check \
         clean deps deps-run deps-test deps-check deps-slurm deps-live results-dm-delay-sync results-alua-failover install uninstall \
-        fuzz fuzz-bins fuzz-build fuzz-corpus
+        fuzz fuzz-bins fuzz-build fuzz-corpus man
 all: mpsim
 
 # What each target needs, installed when missing (.ci/deps says which
@@ -173,6 +175,7 @@ test: deps-test
 	sh tests/trace.sh ./mpsim
 	sh tests/blktrace.sh ./mpsim
 	sh tests/cli.sh ./mpsim
+	sh tests/help.sh ./mpsim
 	sh tests/deps.sh
 	sh tests/safety.sh ./mpsim
 	sh tests/live.sh ./mpsim
@@ -363,13 +366,25 @@ install: mpsim
 	install -m 644 live/cases/*.ini $(DESTDIR)$(LIVEDIR)/cases
 	install -m 644 live/jobs/*.fio $(DESTDIR)$(LIVEDIR)/jobs
 	install -m 755 mpsim $(DESTDIR)$(BINDIR)/mpsim
-	install -m 644 docs/mpsim.1 $(DESTDIR)$(MANDIR)/man1/mpsim.1
+	sed 's|/usr/local/share/doc/mpsim|$(DOCDIR)|g' docs/mpsim.1 \
+	    > $(DESTDIR)$(MANDIR)/man1/mpsim.1
+	chmod 644 $(DESTDIR)$(MANDIR)/man1/mpsim.1
 	install -m 644 docs/mpsim.bash-completion $(DESTDIR)$(COMPDIR)/mpsim
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mpsim $(DESTDIR)$(MANDIR)/man1/mpsim.1 \
 	    $(DESTDIR)$(COMPDIR)/mpsim
-	rm -rf $(DESTDIR)$(LIVEDIR)
+	rm -rf $(DESTDIR)$(LIVEDIR) $(DESTDIR)$(DOCDIR)
+
+# docs/mpsim.1's OPTIONS section, printed by mpsim from its option tables
+# (tests/help.sh fails while the page is stale)
+man: mpsim
+	./mpsim list options --format=man > $(BUILD)/options.man
+	awk -v gen=$(BUILD)/options.man -f docs/man-options.awk docs/mpsim.1 \
+	    > docs/mpsim.1.tmp
+	mv docs/mpsim.1.tmp docs/mpsim.1
 
 # Each fuzz target for FUZZ_S seconds (make fuzz FUZZ_S=600), one after
 # the other, from the committed corpus (never written to: new inputs go

@@ -204,20 +204,28 @@ void cli_warn_inert(int argc, char **argv, const struct scenario *sc)
 	static const char *const clock[] = { "clock", NULL };
 	static const char *const hz[] = { "hz", NULL };
 	static const char *const uptime[] = { "uptime", NULL };
+	/* a sweep's points differ in the value, not in the cause: the
+	 * option alone, so that the cause is said once for all its points */
+	bool swept = cli_cmd == CMD_SWEEP;
+	char hz_val[16];
 
+	snprintf(hz_val, sizeof(hz_val), "=%u", sc->hz);
 	/* a sweep may cross modes and clocks: warned, not refused */
 	if (cli_has(argc, argv, clock)) {
 		if (sc->mode == MODE_REQUEST)
-			mpsim_warn("--clock=%s does not apply in request mode: "
+			mpsim_warn("--clock%s%s does not apply in request mode: "
 				   "a request is stamped when the driver "
 				   "starts it (io_start_time_ns), whatever the "
-				   "bio clock", start_clock_name(sc->clock));
+				   "bio clock", swept ? "" : "=",
+				   swept ? "" : start_clock_name(sc->clock));
 		else if (!table_has_selector(sc, "historical-service-time") &&
 			 !sc->selector_source[0])
-			mpsim_warn("--clock=%s changes nothing: %s does not "
+			mpsim_warn("--clock%s%s changes nothing: %s does not "
 				   "read the bio start stamp (only "
 				   "historical-service-time does)",
-				   start_clock_name(sc->clock), sc->selector);
+				   swept ? "" : "=",
+				   swept ? "" : start_clock_name(sc->clock),
+				   sc->selector);
 	}
 	/* only io-affinity (or a kernel file, which might) asks which CPU
 	 * submits (workloads/cpus.c), and the CPU time of an I/O is
@@ -234,10 +242,10 @@ void cli_warn_inert(int argc, char **argv, const struct scenario *sc)
 			!strcmp(sc->selector, "historical-service-time"));
 	if (!jiffies_read(sc)) {
 		if (cli_has(argc, argv, hz))
-			mpsim_warn("--hz=%u changes nothing here: nothing reads "
+			mpsim_warn("--hz%s changes nothing here: nothing reads "
 				   "jiffies (no jiffies stamp for "
 				   "historical-service-time, no dm-delay)",
-				   sc->hz);
+				   swept ? "" : hz_val);
 		if (cli_has(argc, argv, uptime))
 			mpsim_warn("--uptime changes nothing here: every clock "
 				   "read is ktime, which the uptime only "
@@ -340,10 +348,16 @@ void compare_warn(const struct scenario *sc,
 {
 	unsigned c, hst = 0;
 
+	/* a cause met in many columns is said once, with their number */
 	for (c = 0; c < cr->nr_cols; c++) {
-		run_warn(sc, &cr->runs[c], cr->cols[c]->label);
+		char label[80];
+
+		snprintf(label, sizeof(label), "column %s", cr->cols[c]->label);
+		mpsim_warn_round(c, cr->nr_cols, "columns", label);
+		run_warn(sc, &cr->runs[c], NULL);
 		hst += !strcmp(cr->cols[c]->selector, "historical-service-time");
 	}
+	mpsim_warn_round(cr->nr_cols, cr->nr_cols, "columns", NULL);
 	if (sc->mode == MODE_REQUEST && hst > 1)
 		mpsim_warn("compare: in request mode the HST columns are the "
 			   "same run: a request is stamped at dispatch, and "

@@ -11,6 +11,7 @@
 #include "selectors/ksource.h"
 #include "selectors/selector.h"
 #include "cli.h"
+#include "input/suggest.h"
 #include "sim/run.h"
 #include "lib/safe-file.h"
 #include "sim/trace.h"
@@ -169,6 +170,23 @@ static int output_format_parse(const char *v, enum out_format *f)
 	return -EINVAL;
 }
 
+/* An unknown --selector: the names and aliases, and the closest. */
+static int unknown_selector(const char *name, char *err)
+{
+	const char *best = NULL;
+	unsigned d = ~0U, i;
+
+	for (i = 0; i < ps_nr_types; i++) {
+		suggest_try(name, ps_types[i]->name, &best, &d);
+		suggest_try(name, ps_types[i]->alias, &best, &d);
+	}
+	if (best)
+		return input_error(err, "--selector: unknown selector '%.40s' "
+				   "(did you mean %s?)", name, best);
+	return input_error(err, "--selector: unknown selector '%.40s' (see: "
+			   "mpsim list selectors)", name);
+}
+
 int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		  const char *const *extra_ok, char *err)
 {
@@ -253,9 +271,17 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 						   val ? val : "");
 			o->seed = v;
 		} else if (!strcmp(name, "format")) {
+			static const char *const formats[] = {
+				"table", "csv", "json", "dmsetup"
+			};
+			const char *m = val ? suggest_word(val, formats,
+					ARRAY_SIZE(formats)) : NULL;
+
 			if (!val || out_format_parse(val, &o->format))
-				return input_error(err, "--format: '%s' is not table, csv, json or dmsetup",
-						   val ? val : "");
+				return input_error(err, "--format: '%s' is not table, csv, json or dmsetup%s%s%s",
+						   val ? val : "",
+						   m ? " (did you mean " : "",
+						   m ? m : "", m ? "?)" : "");
 		} else if (!strcmp(name, "output-format")) {
 			if (output_format_parse(val, &o->format))
 				return input_error(err, "--output-format: '%s' is not "
@@ -272,6 +298,12 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 			o->output = val;
 		} else {
 			r = scenario_set(&o->sc, name, val ? val : "1", err);
+			/* which command it is, or what was meant */
+			if (r && (!strncmp(err, "unknown option --", 17) ||
+				  strstr(err, "' is not a [path] option")))
+				return ref_unknown_option(name, cli_cmd ?
+							  cli_cmd : CMD_RUN,
+							  err);
 			if (r)
 				return r;
 		}
@@ -282,8 +314,7 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		return r;
 	t = ps_type_of(o->sc.selector, o->sc.selector_source, err);
 	if (!t)
-		return input_error(err, "--selector: unknown selector '%s' (see: mpsim list selectors)",
-				   o->sc.selector);
+		return unknown_selector(o->sc.selector, err);
 	/* a kernel file reads the clock it names (selectors/ksource.h) */
 	if ((t->features & PS_READS_CLOCKS) && o->sc.select_sched_clock)
 		mpsim_warn("select_clock=sched_clock does not apply to %s, "
@@ -495,6 +526,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	struct trace_conf tc;
 	bool traced;
 
+	cli_cmd = compare ? CMD_COMPARE : CMD_RUN;
 	/* the trace options belong to run alone */
 	memset(&tc, 0, sizeof(tc));
 	if (!compare && trace_conf_parse(argc, argv, &tc, err))
@@ -597,21 +629,41 @@ int cmd_compare(int argc, char **argv)
 }
 
 /*
- * A built-in scenario's one-line summary: its first line, a comment
- * "; NAME: what it is", without the comment mark and the name.
+ * A built-in scenario's summary: the first sentence of its opening
+ * comment ("; NAME: what it is ..."), whole, on one line, without the
+ * comment marks and the name.  The sentence ends at a full stop before
+ * a space, at a blank comment line, or where the comment ends.
  */
-static void scenario_summary(const char *text, char *out, size_t size)
+static char *scenario_summary(const char *text)
 {
-	const char *p = text, *end = strchr(text, '\n'), *colon;
+	char *out = xstrdup(""), *stop;
+	size_t len = 0;
+	const char *p = text;
 
-	if (!end)
-		end = text + strlen(text);
-	while (p < end && (*p == ';' || *p == '#' || *p == ' '))
-		p++;
-	colon = memchr(p, ':', (size_t)(end - p));
-	if (colon && colon + 1 < end && colon[1] == ' ')
-		p = colon + 2;
-	snprintf(out, size, "%.*s", (int)(end - p), p);
+	while (*p == ';' || *p == '#') {
+		const char *end = strchr(p, '\n'), *q = p;
+
+		if (!end)
+			end = p + strlen(p);
+		while (q < end && (*q == ';' || *q == '#' || *q == ' '))
+			q++;
+		if (q == end)
+			break;		/* a blank comment line ends it */
+		out = xrealloc(out, len + (size_t)(end - q) + 2);
+		if (len)
+			out[len++] = ' ';
+		memcpy(out + len, q, (size_t)(end - q));
+		len += (size_t)(end - q);
+		out[len] = '\0';
+		p = *end ? end + 1 : end;
+	}
+	stop = strstr(out, ". ");
+	if (stop)
+		stop[1] = '\0';
+	stop = strstr(out, ": ");
+	if (stop && stop == out + strcspn(out, " :"))
+		memmove(out, stop + 2, strlen(stop + 2) + 1);
+	return out;
 }
 
 int cmd_list(int argc, char **argv)
@@ -625,47 +677,35 @@ int cmd_list(int argc, char **argv)
 			       ps_types[i]->alias, ps_types[i]->kernel_file);
 		return EXIT_OK;
 	}
-	if (argc == 2 && !strcmp(argv[1], "options")) {
-		/* the command line's own, then the scenario's and fio's
-		 * (same columns: name, walk value, options it needs) */
-		static const char *const own[][3] = {
-			{ "scenario", "dm-delay-sync", "" },
-			{ "job", "tests/jobs/batch.fio", "" },
-			{ "seed", "2", "" },
-			{ "format", "json", "" },
-			{ "columns", "st", "" },	/* compare only */
-			/* run only; they write beside the figures, by design
-			 * never change them (tests/trace.sh) */
-			{ "trace", "-", "" },
-			{ "trace-format", "-", "" },
-			{ "trace-from", "-", "" },
-			{ "trace-until", "-", "" },
-			{ "trace-count", "-", "" },
-			{ "trace-max", "-", "" },
-			{ "blktrace", "-", "" },
-			{ "interval", "10ms", "--format=json" },
-			/* a side file each, stdout as it was */
-			{ "series", "-", "" },
-			{ "lat_hist", "-", "" },
-			{ "output-format", "json", "" },
-			{ "name", "w", "" },	/* fio's: the jobs it starts */
-			/* where the output goes, not what it says */
-			{ "output", "-", "" },
-		};
+	/* what each option does, or the walk's or the man page's form */
+	if (argc >= 2 && !strcmp(argv[1], "options")) {
+		const char *format = NULL;
+		int j;
 
-		for (i = 0; i < ARRAY_SIZE(own); i++)
-			printf("%s\t%s\t%s\n", own[i][0], own[i][1],
-			       own[i][2]);
-		scenario_list_options(stdout);
-		return EXIT_OK;
+		for (j = 2; j < argc; j++)
+			if (!strncmp(argv[j], "--format=", 9))
+				format = argv[j] + 9;
+			else if (!strcmp(argv[j], "--format") && j + 1 < argc)
+				format = argv[++j];
+			else
+				break;
+		if (j == argc)
+			return ref_list_options(format);
+		mpsim_error("list options: '%.40s' is not --format=table, walk "
+			    "or man", argv[j]);
+		return EXIT_BAD_INPUT;
 	}
 	if (argc == 2 && !strcmp(argv[1], "scenarios")) {
-		for (i = 0; (name = scenario_builtin_name(i)); i++) {
-			char line[160];
+		int w = 0;
 
-			scenario_summary(scenario_builtin_text(name), line,
-					 sizeof(line));
-			printf("%-16s %s\n", name, line);
+		for (i = 0; (name = scenario_builtin_name(i)); i++)
+			if ((int)strlen(name) > w)
+				w = (int)strlen(name);
+		for (i = 0; (name = scenario_builtin_name(i)); i++) {
+			char *line = scenario_summary(scenario_builtin_text(name));
+
+			printf("%-*s  %s\n", w, name, line);
+			free(line);
 		}
 		return EXIT_OK;
 	}

@@ -125,6 +125,43 @@ void help_timers(FILE *f);	/* in timers-cmd.c, beside its options */
 void help_published(FILE *f);	/* in published.c */
 void help_live(FILE *f);	/* in live.c */
 
+/* ---- cli/reference.c: the reference printed from the option tables ---- */
+enum {					/* ORDER: command_name[] */
+	CMD_RUN = 1 << 0,
+	CMD_COMPARE = 1 << 1,
+	CMD_SWEEP = 1 << 2,
+	CMD_MERGE = 1 << 3,
+	CMD_LIST = 1 << 4,
+	CMD_BENCH = 1 << 5,
+	CMD_TIMERS = 1 << 6,
+	CMD_PUBLISHED = 1 << 7,
+	CMD_LIVE = 1 << 8,
+	CMD_ALL = (1 << 9) - 1,
+	CMD_NONE = 1 << 9,		/* mpsim with no command: --version */
+};
+/* The command whose options cli_parse_run() reads (CMD_RUN if unset),
+ * for the errors that say where an option belongs. */
+extern unsigned cli_cmd;
+/* The options the commands cmds take, one line of help each, by part;
+ * only the parts of the bits in groups (REF_* below). */
+void ref_options(FILE *f, unsigned cmds, unsigned groups);
+enum {
+	REF_ALL = ~0U,
+	/* general, compare's and sweep's own, and --help */
+	REF_OWN = 1U << 0 | 1U << 4 | 1U << 6 | 1U << 7 | 1U << 12,
+	/* another command's own (merge ... live) and --help */
+	REF_OTHER = 0x1f00,
+};
+/* mpsim list options [--format=table|walk|man]; an exit status. */
+int ref_list_options(const char *format);
+/* An unknown option name (without dashes) of command cmd: err says which
+ * command it belongs to, or what it was likely meant to be.  -EINVAL. */
+int ref_unknown_option(const char *name, unsigned cmd, char *err);
+/* " (did you mean --KEY?)" for the option of cmd closest to name, or
+ * "" when none is close, in buf (size bytes). */
+const char *ref_closest(const char *name, unsigned cmd, char *buf,
+			size_t size);
+
 /* argv[0] of the mpsim process, for commands that print commands
  * (sweep --list-runs); NULL when the commands are called from tests. */
 extern const char *mpsim_argv0;

@@ -32,15 +32,8 @@ static const char usage[] =
 "and mpsim's side by side.  Each [path] is a dm-delay target with its\n"
 "delays over a RAM disk (brd), or with write_cache = back over a loop\n"
 "device on a tmpfs file; the table names the paths by name or dev.\n"
-"\n"
-"  --scenario=FILE        [multipath] table = ..., [path NAME] sections,\n"
-"                         and fio job sections (or --job)\n"
-"  --job=FILE.fio         fio's jobs, as mpsim --job reads them\n"
-"  --selector-source=FILE a kernel dm-ps-*.c: built as a module for the\n"
-"                         running kernel, and run by mpsim as the selector\n"
-"  --repeats=N            kernel runs of the scenario (default 3, 1-20)\n"
-"  --KEY=VALUE            mpsim's options, applied to both where they\n"
-"                         describe a path (delay, write_cache)\n"
+"Every other --KEY=VALUE is mpsim's option, applied to both where it\n"
+"describes a path (delay, write_cache).\n"
 "\n"
 "Needs the packages user-mode-linux, linux-source-6.1 (for a selector\n"
 "the package lacks or --selector-source), fio, dmsetup and kmod.  Builds\n"
@@ -51,6 +44,7 @@ static const char usage[] =
 void help_live(FILE *f)
 {
 	fputs(usage, f);
+	ref_options(f, CMD_LIVE, REF_OTHER);
 }
 
 /* DIR/live/live.py beside this binary, if there is one. */

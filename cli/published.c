@@ -317,6 +317,7 @@ static const char usage[] =
 void help_published(FILE *f)
 {
 	fputs(usage, f);
+	ref_options(f, CMD_PUBLISHED, REF_OTHER);
 }
 
 int cmd_published(int argc, char **argv)
@@ -333,7 +334,7 @@ int cmd_published(int argc, char **argv)
 		const char *a = argv[i];
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
+			help_published(stdout);
 			return EXIT_OK;
 		}
 		if (!strcmp(a, "--sensitivity")) {
@@ -344,8 +345,13 @@ int cmd_published(int argc, char **argv)
 				return EXIT_BAD_INPUT;
 			}
 		} else {
+			char m[80];
+
+			ref_closest(a + strspn(a, "-"), CMD_PUBLISHED, m,
+				    sizeof(m));
 			mpsim_error("published: unknown option '%.40s' "
-				    "(--seed=N, --sensitivity)", a);
+				    "%s", a, *m ? m + 1 :
+				    "(--seed=N, --sensitivity)");
 			return EXIT_BAD_INPUT;
 		}
 	}

@@ -39,6 +39,7 @@ static const char usage[] =
 void help_timers(FILE *f)
 {
 	fputs(usage, f);
+	ref_options(f, CMD_TIMERS, REF_OTHER);
 }
 
 /* ---- options ---- */
@@ -90,10 +91,13 @@ static int set_opt(struct timers_opts *o, const char *key, const char *val,
 			       !strcmp(key, "cost-splice") ? &o->cost.splice :
 			       !strcmp(key, "cost-cascade") ? &o->cost.cascade :
 			       NULL;
+		char m[80];
 
 		if (!slot)
 			return input_error(err, "timers: unknown option "
-					   "'--%.40s'", key);
+					   "'--%.40s'%s", key,
+					   ref_closest(key, CMD_TIMERS, m,
+						       sizeof(m)));
 		if (parse_cost(val, slot))
 			return input_error(err, "--%s: '%.40s' is not a time "
 					   "of 0 to 1s (say 7ns or 11.6us)",
@@ -138,7 +142,11 @@ static int set_opt(struct timers_opts *o, const char *key, const char *val,
 					   "table, csv or json", val);
 		o->format_set = true;
 	} else {
-		return input_error(err, "timers: unknown option '--%.40s'", key);
+		char m[80];
+
+		return input_error(err, "timers: unknown option '--%.40s'%s",
+				   key, ref_closest(key, CMD_TIMERS, m,
+						    sizeof(m)));
 	}
 	return 0;
 }
@@ -408,7 +416,7 @@ int cmd_timers(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	if (help) {
-		fputs(usage, stdout);
+		help_timers(stdout);
 		return EXIT_OK;
 	}
 	if (o.mail && (o.hz_set || o.which_set || o.format_set)) {

@@ -170,8 +170,14 @@ static int on_option(struct parser *ps, const char *key, const char *value,
 		if (r != -ENOENT)
 			return r;
 	}
-	if (!o)
+	if (!o) {
+		const char *m = suggest_option(key);
+
+		if (m)
+			return input_error(err, "unknown option '" SHOW "' (did "
+					   "you mean %s?)", key, m);
 		return input_error(err, "unknown option '" SHOW "'", key);
+	}
 	if (o->sect != sect_of[ps->in])
 		return input_error(err, SHOW ": not an option here (it "
 				   "belongs in %s)", key,

@@ -143,10 +143,16 @@ struct option {
 	 * value that changes the built-in scenario's result, or has mpsim
 	 * warn or refuse, once the options of `with` are given too. */
 	const char *walk, *with;
+	/* For the reference (--help, list options, the man page): the
+	 * value's form ("NAME", "jiffies|ktime") and one line of help. */
+	const char *arg, *help;
 };
 
 /* The option called key, skipping those with any of the flags `not`. */
 const struct option *find_option(const char *key, unsigned not);
+/* The option of a scenario file (fio's too) key was likely meant to be,
+ * or NULL. */
+const char *suggest_option(const char *key);
 const char *section_label(unsigned sect);
 /* Runs o's setter; a failure reads "KEY: why" (prefix is "" or "--"). */
 int apply(const struct option *o, struct target *t, const char *prefix,

@@ -10,6 +10,7 @@
 
 #include "selectors/ksource.h"
 #include "scenario-int.h"
+#include "suggest.h"
 
 /* A key the table line gives once there is one. */
 int table_owns(const struct scenario *sc, char *err)
@@ -107,9 +108,19 @@ int set_clock(struct target *t, const char *v, char *err)
 {
 	enum start_clock c;
 
-	if (start_clock_parse(v, &c))
+	static const char *const clocks[] = {
+		"jiffies", "jiffies-aligned", "ktime"
+	};
+	const char *m;
+
+	if (start_clock_parse(v, &c)) {
+		m = suggest_word(v, clocks, ARRAY_SIZE(clocks));
+		if (m)
+			return input_error(err, "unknown clock '" SHOW "' (did "
+					   "you mean %s?)", v, m);
 		return input_error(err, "unknown clock '" SHOW "' (use "
 				   "jiffies, jiffies-aligned or ktime)", v);
+	}
 	t->sc->clock = c;
 	return 0;
 }

@@ -438,6 +438,19 @@ int parse_dist(const char *s, struct dist *d, char *err);
  */
 void scenario_list_options(FILE *f);
 
+/* One option of the scenario's and fio's tables, for the reference
+ * (--help, list options, the man page; cli/reference.c). */
+struct opt_doc {
+	const char *name;	/* without dashes: "hz", "path.NAME.slots" */
+	const char *arg;	/* the value's form ("N", "ktime|jiffies") */
+	const char *help;	/* one line: what it sets, units, default */
+	const char *walk, *with;	/* the option walk's value and needs */
+	unsigned sect;		/* 1 [multipath], 2 [path], 4 a job */
+};
+typedef void opt_doc_fn(const struct opt_doc *d, void *ctx);
+/* fn for every option of the command line the tables hold, in order. */
+void scenario_options_doc(opt_doc_fn *fn, void *ctx);
+
 /* The i-th built-in scenario's name (i = 0, 1, ...), NULL past the last. */
 const char *scenario_builtin_name(unsigned i);
 /* A built-in scenario's ini text, NULL for an unknown name. */

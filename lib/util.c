@@ -65,28 +65,53 @@ void one_line(char *err)
 }
 
 /* "mpsim: " prefix, the message with its control characters escaped, and
- * one newline, in one write so that concurrent workers do not interleave. */
+ * one newline, into line (LINE_MAX_ bytes); returns its length. */
+#define LINE_MAX_	(4 * 1024 + 32)
+static size_t format_line(char *line, const char *prefix, const char *fmt,
+			  va_list ap) __attribute__((format(printf, 3, 0)));
+static size_t format_line(char *line, const char *prefix, const char *fmt,
+			  va_list ap)
+{
+	char msg[1024];
+	size_t n;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = (size_t)snprintf(line, LINE_MAX_, "mpsim: %s", prefix);
+	n = escape_controls(line, n, LINE_MAX_ - 1, msg);
+	line[n++] = '\n';
+	line[n] = '\0';
+	return n;
+}
+
+/* The line, in one write so that concurrent workers do not interleave. */
 static void print_line(FILE *out, const char *prefix, const char *fmt,
 		       va_list ap) __attribute__((format(printf, 3, 0)));
 static void print_line(FILE *out, const char *prefix, const char *fmt,
 		       va_list ap)
 {
-	char msg[1024], line[4 * sizeof(msg) + 32];
-	size_t n;
+	char line[LINE_MAX_];
+	size_t n = format_line(line, prefix, fmt, ap);
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	n = (size_t)snprintf(line, sizeof(line), "mpsim: %s", prefix);
-	n = escape_controls(line, n, sizeof(line) - 1, msg);
-	line[n++] = '\n';
 	fflush(out);
 	fwrite(line, 1, n, out);
 	fflush(out);
 }
 
-/* Warnings held back until the input is known to be good (see sim.h). */
-static FILE *held;
-static char *held_buf;
-static size_t held_len;
+/*
+ * Warnings held back until the input is known to be good (see sim.h),
+ * each distinct line once: a cause met again (at every point of a
+ * sweep, say) is counted, not repeated.
+ */
+static struct held_line {
+	char *text;			/* the whole line, with its newline */
+	unsigned long long rounds;	/* rounds (sweep points) it was met in */
+	unsigned long long last;	/* the last such round */
+	char *label;			/* the label of its first round */
+} *held;
+static size_t nr_held;
+static bool holding;
+static unsigned long long round_now, round_total;	/* mpsim_warn_round() */
+static const char *round_unit, *round_label;
 
 void mpsim_error(const char *fmt, ...)
 {
@@ -97,14 +122,41 @@ void mpsim_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+static void hold_line(const char *line)
+{
+	size_t i;
+
+	for (i = 0; i < nr_held && strcmp(held[i].text, line); i++)
+		;
+	if (i == nr_held) {
+		held = xrealloc(held, (nr_held + 1) * sizeof(*held));
+		held[nr_held].text = xstrdup(line);
+		held[nr_held].rounds = 0;
+		held[nr_held].last = 0;
+		held[nr_held].label = round_label ? xstrdup(round_label) :
+				      NULL;
+		nr_held++;
+	}
+	if (!held[i].rounds || held[i].last != round_now) {
+		held[i].rounds++;
+		held[i].last = round_now;
+	}
+}
+
 void mpsim_warn(const char *fmt, ...)
 {
+	char line[LINE_MAX_];
 	va_list ap;
 
 	if (mpsim_quiet)
 		return;
 	va_start(ap, fmt);
-	print_line(held ? held : stderr, "warning: ", fmt, ap);
+	if (holding) {
+		format_line(line, "warning: ", fmt, ap);
+		hold_line(line);
+	} else {
+		print_line(stderr, "warning: ", fmt, ap);
+	}
 	va_end(ap);
 }
 
@@ -116,23 +168,46 @@ static void oom(size_t n)
 
 void mpsim_warn_hold(void)
 {
-	if (held)
-		return;
-	held = open_memstream(&held_buf, &held_len);
-	if (!held)
-		oom(BUFSIZ);
+	holding = true;
+}
+
+void mpsim_warn_round(unsigned long long k, unsigned long long total,
+		      const char *unit, const char *label)
+{
+	round_now = k + 1;
+	round_total = total;
+	round_unit = unit;
+	round_label = label;
 }
 
 void mpsim_warn_release(bool show)
 {
-	if (!held)
+	size_t i;
+
+	if (!holding)
 		return;
-	fclose(held);
+	holding = false;
+	for (i = 0; i < nr_held; i++) {
+		char *t = held[i].text;
+
+		if (show && held[i].rounds > 1 && round_unit)
+			fprintf(stderr, "%.*s (at %llu of %llu %s)\n",
+				(int)strlen(t) - 1, t, held[i].rounds,
+				round_total, round_unit);
+		else if (show && held[i].label)
+			fprintf(stderr, "%.*s (%s)\n", (int)strlen(t) - 1, t,
+				held[i].label);
+		else if (show)
+			fputs(t, stderr);
+		free(t);
+		free(held[i].label);
+	}
+	fflush(stderr);
+	free(held);
 	held = NULL;
-	if (show)
-		fputs(held_buf, stderr);
-	free(held_buf);
-	held_buf = NULL;
+	nr_held = 0;
+	round_now = round_total = 0;
+	round_unit = round_label = NULL;
 }
 
 void *xmalloc(size_t n)

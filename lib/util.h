@@ -52,6 +52,12 @@ extern int mpsim_quiet;
  */
 void mpsim_warn_hold(void);
 void mpsim_warn_release(bool show);
+/* While held, each distinct warning is shown once.  Warnings met from here
+ * on belong to round k (of total, called unit: "sweep points"); a line
+ * met in more than one round is shown once, "(at N of TOTAL UNIT)", a
+ * line met in one round whose label is not NULL "(LABEL)". */
+void mpsim_warn_round(unsigned long long k, unsigned long long total,
+		      const char *unit, const char *label);
 
 /* Trims white space from both ends of s in place; returns the new start. */
 char *str_trim(char *s);

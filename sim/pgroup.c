@@ -71,6 +71,19 @@ int pg_setup(struct mpath *m, char *err)
 
 			p->pg = pg;
 			r = ps_add_path(&pg->ps, &p->ps, tp->paths[k].args, why);
+			/* the kernel's words, and what the scenario lacks */
+			if (r && !tp->paths[k].args[strspn(tp->paths[k].args,
+							   " ")] &&
+			    !strcmp(pg->ps.type->name, "io-affinity"))
+				return input_error(err, "[path %s] path_args: "
+						   "%s (io-affinity takes a "
+						   "cpumask per path, in hex, "
+						   "the CPUs whose I/O the "
+						   "path serves: path_args = "
+						   "MASK in each [path], or "
+						   "--path.%s.path_args=MASK "
+						   "and so on)", p->conf->name,
+						   why, p->conf->name);
 			if (r)
 				return input_error(err, "[path %s] path_args: %s",
 						   p->conf->name, why);

@@ -586,6 +586,8 @@ int sweep_prepare(struct sweep *sw, char *err)
 	inputs_clear();
 	inputs_record(true);
 	for (k = 0; k < sw->nr_points && !r; k++) {
+		/* a cause met at many points is said once, with their number */
+		mpsim_warn_round(k, sw->nr_points, "sweep points", NULL);
 		r = sweep_point_opts(sw, k, &o, why);
 		if (r) {
 			point_desc(sw, k, desc, sizeof(desc));
@@ -599,6 +601,7 @@ int sweep_prepare(struct sweep *sw, char *err)
 		}
 		cli_free_run(&o);
 	}
+	mpsim_warn_round(sw->nr_points, sw->nr_points, "sweep points", NULL);
 	inputs_record(false);
 	capture_end(&wc);
 	take_inputs(sw);

@@ -250,6 +250,7 @@ int cmd_sweep(int argc, char **argv)
 		help_sweep(stdout);
 		return EXIT_OK;
 	}
+	cli_cmd = CMD_SWEEP;
 	if (sweep_parse(&sw, argc, argv, err) || sweep_prepare(&sw, err)) {
 		mpsim_error("%s", err);
 		sweep_free(&sw);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # contract.sh: the command-line contract under hostile values.  Every
 # option of every command (taken from the program: the commands from
-# `mpsim --help`, run options from `mpsim list options`, each command's
+# `mpsim --help`, run options from `mpsim list options --format=walk`, each command's
 # own from its --help) gets every value of the catalogue below (empty,
 # bare, huge, negative, NaN, inf, Unicode, line breaks, very long, times
 # and distributions beyond the clock, files that are directories, FIFOs,
@@ -222,7 +222,7 @@ check() {
 # pos (VALUE as the command's argument), cmd (VALUE as the command).
 commands=$("$mpsim" --help | awk '/^commands:/ { on = 1; next }
 	on && /^$/ { exit } on && $1 !~ /^\(/ && /^  [a-z]/ { print $1 }')
-run_opts=$( { "$mpsim" list options | cut -f1; "$mpsim" --help |
+run_opts=$( { "$mpsim" list options --format=walk | cut -f1; "$mpsim" --help |
 	grep -o -e '--[a-z_]*[a-z]' | sed 's/^--//'; } |
 	sed 's/^path\.NAME\./path.sdd./' | sort -u)
 help_opts() {

@@ -1,6 +1,6 @@
 #!/bin/bash
 # install.sh: `make install` with DESTDIR and PREFIX puts the binary, the
-# man page and the bash completion where they belong; the page passes
+# man page, the bash completion and the documentation where they belong; the page passes
 # mandoc's lint and renders with man -l; the installed completion
 # completes; an installed mpsim's --list-runs names it by its bare name;
 # mpsim live runs its installed harness; make uninstall takes it all away.
@@ -19,6 +19,10 @@ for f in bin/mpsim share/man/man1/mpsim.1 share/bash-completion/completions/mpsi
 	[ -f "$root/$f" ] || no "$f not installed"
 done
 [ -x "$root/bin/mpsim" ] || no "bin/mpsim is not executable"
+# the documentation, which the page's FILES and SEE ALSO name where it is
+[ -f "$root/share/doc/mpsim/README.md" ] || no "the documentation is not installed"
+grep -q '/opt/mp/share/doc/mpsim' "$root/share/man/man1/mpsim.1" ||
+    no "the installed man page does not name the installed documentation"
 "$root/bin/mpsim" --version | grep -q '^mpsim ' || no "the installed mpsim does not run"
 
 # mpsim live's harness, which the installed binary runs (MPSIM_LIVE

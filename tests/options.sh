@@ -1,6 +1,6 @@
 #!/bin/sh
 # options.sh: the option walk.  Every option the command line takes, as
-# the program itself lists them (mpsim list options: its option tables,
+# the program itself lists them (mpsim list options --format=walk: its option tables,
 # so a new option is walked as soon as it exists), is given to run,
 # compare and sweep with the value the table names, on top of the options
 # that value needs, and then alone.  Each must change the figures, draw a warning, or be
@@ -48,7 +48,7 @@ invoke() {
 	figures "$cmd" <"$tmp/$tag.raw" >"$tmp/$tag.out" || true
 }
 
-"$mpsim" list options >"$tmp/options"
+"$mpsim" list options --format=walk >"$tmp/options"
 # docs/outputs.md's list of options that change nothing given alone
 # (its bullet list: the paragraph above it names the options that warn)
 awk '/^### Options that change nothing alone/ { on = 1; next }

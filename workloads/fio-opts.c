@@ -432,6 +432,7 @@ struct fio_opt {
 		   char *err);
 	/* the option walk's value and the options it needs (scenario-options.c) */
 	const char *walk, *with;
+	const char *arg, *help;	/* the value's form and one line of help */
 };
 
 #define BW	"--path.sdd.bandwidth=20m"
@@ -447,51 +448,129 @@ struct fio_opt {
 
 /* A new option is one line here; aliases share their setter. */
 static const struct fio_opt fio_opts[] = {
-	{ "bssplit", 0, set_bssplit, "4k/50:64k/50", BW },
-	{ "blocksize_range", 0, set_bsrange, "4k-64k", BW },
-	{ "bsrange", 0, set_bsrange, "4k-64k", BW },
-	{ "iodepth_batch_submit", 0, set_iodepth_batch, "16", RATE },
-	{ "iodepth_batch", 0, set_iodepth_batch, "16", RATE },
-	{ "iodepth_batch_complete_min", 0, set_complete_min, "16", "" },
-	{ "iodepth_batch_complete", 0, set_complete_min, "16", "" },
+	{ "bssplit", 0, set_bssplit, "4k/50:64k/50", BW,
+	  "SPLIT",
+	  "block sizes with their shares, fio's 4k/50:64k/50 (a direction "
+	  "each after a comma)" },
+	{ "blocksize_range", 0, set_bsrange, "4k-64k", BW,
+	  "LO-HI",
+	  "fio's alias of --bsrange" },
+	{ "bsrange", 0, set_bsrange, "4k-64k", BW,
+	  "LO-HI",
+	  "block sizes drawn between LO and HI, in steps of the minimum" },
+	{ "iodepth_batch_submit", 0, set_iodepth_batch, "16", RATE,
+	  "N",
+	  "I/Os submitted together once N are ready (default 1)" },
+	{ "iodepth_batch", 0, set_iodepth_batch, "16", RATE,
+	  "N",
+	  "fio's alias of --iodepth_batch_submit" },
+	{ "iodepth_batch_complete_min", 0, set_complete_min, "16", "",
+	  "N",
+	  "completions reaped together, at least (default 1)" },
+	{ "iodepth_batch_complete", 0, set_complete_min, "16", "",
+	  "N",
+	  "fio's alias of --iodepth_batch_complete_min" },
 	{ "iodepth_batch_complete_max", 0, set_complete_max, "32",
-	  "--iodepth_batch_complete_min=8 --iodepth=16 " RATE },
-	{ "iodepth_low", 0, set_iodepth_low, "8", "" },
-	{ "thinktime", 0, set_thinktime, "100us", "" },
-	{ "thinktime_spin", 0, set_thinktime_spin, "50us", THINK },
-	{ "thinktime_blocks", 0, set_thinktime_blocks, "8", THINK },
+	  "--iodepth_batch_complete_min=8 --iodepth=16 " RATE,
+	  "N",
+	  "completions reaped together, at most (default iodepth)" },
+	{ "iodepth_low", 0, set_iodepth_low, "8", "",
+	  "N",
+	  "refill the queue only once it drains to N (default iodepth)" },
+	{ "thinktime", 0, set_thinktime, "100us", "",
+	  "DURATION",
+	  "a pause between I/Os (default 0)" },
+	{ "thinktime_spin", 0, set_thinktime_spin, "50us", THINK,
+	  "DURATION",
+	  "the part of the pause spent on the CPU" },
+	{ "thinktime_blocks", 0, set_thinktime_blocks, "8", THINK,
+	  "N",
+	  "I/Os between pauses (default 1)" },
 	{ "thinktime_blocks_type", 0, set_thinktime_type, "issue",
-	  THINK " --thinktime_blocks=8" },
-	{ "thinktime_iotime", 0, set_thinktime_iotime, "1ms", THINK },
-	{ "randrepeat", FO_FLAG, set_randrepeat, "1", MIX },
-	{ "randseed", 0, set_randseed, "7", MIX },
-	{ "stonewall", FO_FLAG, set_stonewall, "1", TWO },
-	{ "wait_for_previous", FO_FLAG, set_stonewall, "1", TWO },
-	{ "startdelay", 0, set_startdelay, "10ms", "" },
-	{ "loops", 0, set_loops, "2", "--size=1m" },
-	{ "io_size", 0, set_io_size, "1m", "" },
-	{ "io_limit", 0, set_io_size, "1m", "" },
+	  THINK " --thinktime_blocks=8",
+	  "complete|issue",
+	  "whether thinktime_blocks counts completions or submissions "
+	  "(default complete)" },
+	{ "thinktime_iotime", 0, set_thinktime_iotime, "1ms", THINK,
+	  "DURATION",
+	  "pause after this long of I/O instead of after blocks" },
+	{ "randrepeat", FO_FLAG, set_randrepeat, "1", MIX,
+	  "[0|1]",
+	  "the same random offsets and draws on each run (default 1 in job "
+	  "files)" },
+	{ "randseed", 0, set_randseed, "7", MIX,
+	  "N",
+	  "the seed of the job's random draws" },
+	{ "stonewall", FO_FLAG, set_stonewall, "1", TWO,
+	  "[0|1]",
+	  "wait for the jobs before this one to finish" },
+	{ "wait_for_previous", FO_FLAG, set_stonewall, "1", TWO,
+	  "[0|1]",
+	  "fio's alias of --stonewall" },
+	{ "startdelay", 0, set_startdelay, "10ms", "",
+	  "DURATION",
+	  "the job starts this long after the run" },
+	{ "loops", 0, set_loops, "2", "--size=1m",
+	  "N",
+	  "repeat the job's size this many times (default 1)" },
+	{ "io_size", 0, set_io_size, "1m", "",
+	  "SIZE",
+	  "bytes the job moves in all (default size)" },
+	{ "io_limit", 0, set_io_size, "1m", "",
+	  "SIZE",
+	  "fio's alias of --io_size" },
 	{ "read_iolog", 0, set_read_iolog, "tests/iolog/fio-randrw-v3.log",
-	  "" },
-	{ "replay_no_stall", FO_FLAG, set_replay_no_stall, "1", LOG },
-	{ "replay_time_scale", 0, set_replay_time_scale, "50", LOG },
-	{ "replay_skip", 0, set_replay_skip, "write", LOG },
+	  "",
+	  "FILE",
+	  "replay a fio I/O log (version 2 or 3), timed" },
+	{ "replay_no_stall", FO_FLAG, set_replay_no_stall, "1", LOG,
+	  "[0|1]",
+	  "replay the log as fast as it goes, not at its times" },
+	{ "replay_time_scale", 0, set_replay_time_scale, "50", LOG,
+	  "PCT",
+	  "replay at this % of the log's times (default 100)" },
+	{ "replay_skip", 0, set_replay_skip, "write", LOG,
+	  "read,write,trim,sync",
+	  "leave these directions out of the replay" },
 	{ "io_submit_mode", 0, set_io_submit_mode, "offload",
-	  "--rate_iops=1000" },
-	{ "sync", FO_FLAG, set_sync, "1", "--ioengine=psync --rw=write" },
-	{ "fsync", 0, set_fsync, "4", "--rw=write" },
-	{ "fdatasync", 0, set_fdatasync, "4", "--rw=write" },
-	{ "direct", FO_FLAG, set_direct, "0", "" },
-	{ "buffered", FO_FLAG, set_buffered, "1", "" },
+	  "--rate_iops=1000",
+	  "inline|offload",
+	  "offload: submission by a separate thread, as fio's" },
+	{ "sync", FO_FLAG, set_sync, "1", "--ioengine=psync --rw=write",
+	  "[0|1|sync|dsync|none]",
+	  "O_SYNC writes: each write followed by a flush" },
+	{ "fsync", 0, set_fsync, "4", "--rw=write",
+	  "N",
+	  "a flush after every N writes (default 0: none)" },
+	{ "fdatasync", 0, set_fdatasync, "4", "--rw=write",
+	  "N",
+	  "a flush after every N writes, as fsync (default 0)" },
+	{ "direct", FO_FLAG, set_direct, "0", "",
+	  "[0|1]",
+	  "O_DIRECT (default 1); 0 is warned about and run as direct: "
+	  "there is no page cache" },
+	{ "buffered", FO_FLAG, set_buffered, "1", "",
+	  "[0|1]",
+	  "the opposite of direct; 1 is warned about and run as direct" },
 	/* they group the run's job table as fio's report (README Output);
 	 * the figures, and compare and sweep, which list no jobs, stay */
-	{ "group_reporting", FO_FLAG, set_group_reporting, BY_DESIGN, "" },
-	{ "new_group", FO_FLAG, set_new_group, BY_DESIGN, "" },
+	{ "group_reporting", FO_FLAG, set_group_reporting, BY_DESIGN, "",
+	  "[0|1]",
+	  "a run's job table: one line per group of jobs, not per clone" },
+	{ "new_group", FO_FLAG, set_new_group, BY_DESIGN, "",
+	  "[0|1]",
+	  "start a new reporting group with this job" },
 	/* there are no files */
-	{ "filename", 0, set_filename, BY_DESIGN, "" },
+	{ "filename", 0, set_filename, BY_DESIGN, "",
+	  "NAME",
+	  "accepted; there are no files (changes nothing)" },
 	/* the CPUs a clone submits from (cpus.c), for io-affinity */
-	{ "cpus_allowed", 0, set_cpus_allowed, "2", IOA },
-	{ "cpumask", 0, set_cpumask, "4", IOA },
+	{ "cpus_allowed", 0, set_cpus_allowed, "2", IOA,
+	  "LIST",
+	  "the CPUs a job's clones submit from, as 0-3,8 (for io-affinity)" },
+	{ "cpumask", 0, set_cpumask, "4", IOA,
+	  "MASK",
+	  "the CPUs a job's clones submit from, as a bit mask" },
 };
 
 void fio_list_options(FILE *f)
@@ -500,6 +579,21 @@ void fio_list_options(FILE *f)
 
 	for (o = fio_opts; o < fio_opts + ARRAY_SIZE(fio_opts); o++)
 		fprintf(f, "%s\t%s\t%s\n", o->key, o->walk, o->with);
+}
+
+const char *fio_option_doc(unsigned i, const char **arg, const char **help,
+			   const char **walk, const char **with)
+{
+	const struct fio_opt *o;
+
+	if (i >= ARRAY_SIZE(fio_opts))
+		return NULL;
+	o = &fio_opts[i];
+	*arg = o->arg;
+	*help = o->help;
+	*walk = o->walk;
+	*with = o->with;
+	return o->key;
 }
 
 int fio_job_option(struct job_conf *j, const char *key, const char *value,

@@ -119,6 +119,10 @@ int fio_validate_job(const struct job_conf *j, uint64_t *log_entries,
 void fio_warn_jobs(const struct scenario *sc);
 /* The options of fio's table, as scenario_list_options() lists them. */
 void fio_list_options(FILE *f);
+/* The i-th option of fio's table, with its value's form, one line of
+ * help and the option walk's value and needs; NULL past the end. */
+const char *fio_option_doc(unsigned i, const char **arg, const char **help,
+			   const char **walk, const char **with);
 
 /* True when the job ends without runtime: size, number_ios or a log. */
 bool fio_job_bounded(const struct job_conf *j);
