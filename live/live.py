@@ -3,7 +3,8 @@
 # user-mode-linux, booted as an ordinary program) and in mpsim, side by
 # side.
 #
-#   live.py check [--grid=FILE] [--repeats=N] [--results=FILE]   (make live-check)
+#   live.py check [--grid=FILE] [--cases=GLOB,...] [--repeats=N] [--results=FILE]
+#                                                                (make live-check)
 #   live.py run --scenario=FILE [--job=FILE.fio] [--selector-source=FILE.c]
 #               [--repeats=N] [mpsim options]                     (mpsim live)
 #
@@ -27,6 +28,7 @@
 # but is no test: three runs' min..max holds a fourth run of the same
 # kernel only half the time.
 import atexit
+import fnmatch
 import json
 import os
 import re
@@ -213,6 +215,8 @@ class Case:
             self.phases[-1].append(i)
         self.njobs = len(self.phases)
         self.jobnames = [self.jobs[ph[0]][0] for ph in self.phases]
+        self.depths = [job_iodepth(self.jobs[ph[0]][1], self.job or self.scenario)
+                       for ph in self.phases]
 
     def _short_form(self):
         """mpsim reads a table's selector by name, from its own: with a
@@ -347,6 +351,21 @@ class Case:
                         out.append("exec_prerun=sh %s %s snap %d:%d:%d" % (guest_sh, run, ci, r, k))
                 out.append("")
         return "\n".join(out) + "\n"
+
+
+def job_iodepth(opts, where):
+    """fio's iodepth of a job from its effective options (the last one
+    given wins; 1 when none is)."""
+    d = 1
+    for k, v in opts:
+        if k == "iodepth":
+            try:
+                d = int(v)
+            except (TypeError, ValueError):
+                raise BadInput("%s: iodepth=%s: not a whole number" % (where, v))
+            if d < 1:
+                raise BadInput("%s: iodepth=%s: at least 1" % (where, v))
+    return d
 
 
 # fio options of a case's jobs that the combined file sets itself
@@ -569,13 +588,16 @@ def cut_jobs(text, k):
 
 
 def mpsim_case(mpsim, case, table, devs, work, extra):
-    """mpsim's figures per phase, as kernel_repeat gives them."""
+    """mpsim's figures per phase, as kernel_repeat gives them; phase k
+    from a run of phases 0..k (so that the selector's state carries), with
+    the options extra(k) (the CPU time of phase k's depth, given to the
+    whole run: the phases before it only carry the state)."""
     cum = []
     last = None
     warn = ""
     cmd = None
     for k in range(1, case.njobs + 1):
-        j, msg, cmd = mpsim_run(mpsim, case, table, devs, k, work, extra)
+        j, msg, cmd = mpsim_run(mpsim, case, table, devs, k, work, extra(k - 1))
         if j is None:
             return msg, cmd
         if msg:
@@ -722,6 +744,22 @@ def parse_grid(path, repeats):
     return cases
 
 
+def select_cases(cases, globs):
+    """The cases whose names match one of the comma-separated shell
+    patterns, in the grid's order, with the calibration cases when a case
+    chosen needs them (`cpu`): the calibration is measured in the same boot
+    as the cases it serves."""
+    pats = [g.strip() for g in globs.split(",")]
+    if not all(pats):
+        raise BadInput("--cases=%s: an empty pattern" % globs)
+    for g in pats:
+        if not any(fnmatch.fnmatchcase(c.name, g) for c in cases):
+            raise BadInput("--cases=%s: no case of the grid matches '%s'" % (globs, g))
+    chosen = [c for c in cases if any(fnmatch.fnmatchcase(c.name, g) for g in pats)]
+    need_cal = any(c.cpu for c in chosen)
+    return [c for c in cases if c in chosen or (need_cal and c.calibrate)]
+
+
 def run_cases(cases, build, mpsim, results, extra_modules, title):
     run = os.path.join(build, "run")
     # LIVE_REUSE=1: read the last boot's results again (for work on this
@@ -742,7 +780,11 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     for gi, (key, cis) in enumerate(groups.items()):
         gname = "g%d" % gi
         gout = os.path.join(run, "out", gname)
-        items = [(ci, r) for ci in cis for r in range(cases[ci].repeats)]
+        # round by round: every case's first run, then every case's
+        # second..., so that the host's load, which sets the pace of the
+        # CPU-bound phases, changes across a case's repeats (its spread)
+        # and across the calibration's, not between one case and the next
+        items = round_order(cases, cis)
         gitems.append((gout, items))
         # clocksource=clock_gettime: fio's default clock under UML is the
         # host's TSC, which fio calibrates against the guest's slow
@@ -792,7 +834,7 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     ticks = []
     for gout, items in gitems:
         r = read_group(gout, items, cases)
-        for ci, _ in items:
+        for ci in sorted({ci for ci, _ in items}):
             if isinstance(r, str):
                 gerr[ci] = r
             else:
@@ -822,7 +864,10 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     lines = []
     notes = []
     cal = None
-    for ci, c in enumerate(cases):
+    # the calibration first, wherever the grid lists it: every case needs it
+    order = sorted(range(len(cases)), key=lambda i: not cases[i].calibrate)
+    for ci in order:
+        c = cases[ci]
         if ci in gerr:
             fails.append("%s: kernel: %s" % (c.name, gerr[ci]))
             lines.append("| %s | kernel: %s | | | | | |" % (c.name, gerr[ci]))
@@ -833,25 +878,23 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
         if c.table and not table:
             fails.append("%s: kernel: no table recorded" % c.name)
             continue
-        extra = []
         if c.calibrate:
-            # the per-I/O CPU time: at depth 1 on a path that ends each
-            # bio inside submit_bio, UML's one CPU does nothing but this
-            # job's I/Os one after the other, 1/IOPS apart
-            # fio's latency holds the part from its request to the
-            # completion (submit_cpu); the rest of 1/IOPS is fio's own
-            # loop around it, which mpsim charges on completion
-            per = [sum(r[k]["iops"] for r in kruns) / len(kruns) for k in range(c.njobs)]
-            lat = sum(r[0]["mean"] for r in kruns) / len(kruns)
-            tot = sum(1e6 / r[0]["iops"] for r in kruns) / len(kruns)
-            cal = (lat, max(tot - lat, 0.0))
-            notes.append("Calibration (`%s`, not a check): mean IOPS %s; per-I/O CPU time %.1f us "
-                         "(1/IOPS of the first phase), of which %.1f us inside fio's latency. "
-                         "mpsim gets `--submit_cpu=%.1fus --complete_cpu=%.1fus` in the cases marked cpu."
-                         % (c.name, ", ".join("%s %.0f" % (c.jobnames[k], per[k]) for k in range(c.njobs)),
-                            tot, lat, cal[0], cal[1]))
-        if (c.cpu or c.calibrate) and cal is not None:
-            extra = ["--submit_cpu=%.1fus" % cal[0], "--complete_cpu=%.1fus" % cal[1]]
+            try:
+                cal = calibration(kruns, c.depths)
+            except ValueError as e:
+                fails.append("%s: %s" % (c.name, e))
+                cal = None
+            if cal:
+                notes.append(calibration_note(c.name, cal, len(kruns)))
+
+        def extra(k, c=c):
+            if not (c.cpu or c.calibrate) or not cal:
+                return []
+            d, (s, cc, _) = cal_for(cal, c.depths[k])
+            if d != c.depths[k]:
+                notes.append("`%s`: no calibration at depth %d; that of depth %d is used"
+                             % (c.name, c.depths[k], d))
+            return cpu_opts(s, cc)
         work = os.path.join(build, "mpsim-work", "%03d" % ci)
         os.makedirs(work, exist_ok=True)
         mres, cmd = mpsim_case(mpsim, c, table, devs if table else {}, work, extra)
@@ -910,6 +953,90 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     return 1 if fails else 0
 
 
+def round_order(cases, cis):
+    """The (case, repeat) runs of one fio process: round by round, each
+    round in the grid's order; a case of fewer repeats leaves the later
+    rounds."""
+    rounds = max(cases[ci].repeats for ci in cis)
+    return [(ci, r) for r in range(rounds) for ci in cis if r < cases[ci].repeats]
+
+
+def median_runs(vals):
+    """The indices of vals' median: one of an odd count, the two middle
+    ones of an even count."""
+    o = sorted(range(len(vals)), key=lambda i: vals[i])
+    n = len(o)
+    if not n:
+        raise ValueError("no runs")
+    return [o[n // 2]] if n % 2 else [o[n // 2 - 1], o[n // 2]]
+
+
+def calibration(kruns, depths):
+    """UML's CPU time per I/O at each depth of the calibration case:
+    {depth: (submit_us, complete_us, per_io_us)}, from kruns (per run, per
+    phase: fio's iops and mean latency in us).
+
+    Each phase is CPU-bound: the paths end each bio inside submit_bio, so
+    UML's one CPU does nothing but this job's I/Os, T = 1/IOPS apart.
+    fio's latency L runs from an I/O's start stamp to the stamp it takes
+    after the io_getevents that reaped it; the rest of each of the d slots'
+    cycle, d*T - L by Little's law, is fio's own loop after its reap up to
+    the slot's next start stamp.  That is mpsim's complete_cpu on a
+    synchronous device (outside the latency, as in fio), and the rest of T
+    its submit_cpu; mpsim then makes T and L at that depth.
+
+    Per depth, because T is not one figure: fio submits each I/O with its
+    own io_submit (iodepth_batch_submit=1) but reaps every completion
+    present, up to the depth (iodepth_batch_complete_max), with one
+    io_getevents and one clock read, and a system call, which under UML
+    traps through the host, is most of T.  So the share of the reap in T
+    falls with the depth: T was 5-10 % shorter at depth 16 than at depth 1
+    on an idle host.  Measured at each depth the grid uses, not modelled.
+
+    Robust: the run of the median T, as one run on a shared host can be 2.5
+    times slower than the others; of an even number of runs, the mean of
+    the two middle ones.  A phase without I/O is an error."""
+    cal = {}
+    for k, d in enumerate(depths):
+        per = []
+        for r in kruns:
+            ph = r[k]
+            if not ph["iops"] or ph["mean"] is None:
+                raise ValueError("calibration phase %d (depth %d): no I/O" % (k, d))
+            t = 1e6 / ph["iops"]
+            c = min(max(d * t - ph["mean"], 0.0), t)
+            per.append((t, t - c, c))
+        mid = median_runs([p[0] for p in per])
+        t, s, c = (sum(per[i][j] for i in mid) / len(mid) for j in range(3))
+        if d in cal:
+            continue   # the first phase of a depth: the grid's cases start there
+        cal[d] = (s, c, t)
+    return cal
+
+
+def cal_for(cal, depth):
+    """(depth, calibration) for a phase of this depth: its own, else the
+    nearest by ratio."""
+    if depth in cal:
+        return depth, cal[depth]
+    import math
+    d = min(cal, key=lambda x: (abs(math.log(x / depth)), x))
+    return d, cal[d]
+
+
+def cpu_opts(s, c):
+    return ["--submit_cpu=%.1fus" % s, "--complete_cpu=%.1fus" % c]
+
+
+def calibration_note(name, cal, nruns):
+    return ("Calibration (`%s`, not a check; the median of its %d runs at each depth): "
+            "per-I/O CPU time %s. In each phase of the cases marked cpu, mpsim gets the "
+            "submit_cpu and complete_cpu of the phase's depth."
+            % (name, nruns, "; ".join(
+                "depth %d %.1f us (`%s`)" % (d, t, " ".join(cpu_opts(s, c)))
+                for d, (s, c, t) in sorted(cal.items()))))
+
+
 def rel(arg):
     """An option with the working directory's prefix taken off its path."""
     cwd = os.getcwd() + "/"
@@ -952,7 +1079,7 @@ def main(argv):
     mpsim = find_mpsim()
     if not mpsim:
         die_bad("no mpsim binary (set MPSIM=)")
-    own = ("--grid", "--repeats", "--results", "--scenario", "--job", "--selector-source")
+    own = ("--grid", "--repeats", "--results", "--scenario", "--job", "--selector-source", "--cases")
     rest = [a for a in args if not a.startswith(tuple(o + "=" for o in own))]
     rep = getopt(args, "--repeats")
     try:
@@ -967,6 +1094,9 @@ def main(argv):
                 die_bad("check: unknown option %s" % rest[0])
             grid = getopt(args, "--grid") or os.path.join(HERE, "grid")
             cases = parse_grid(grid, repeats)
+            sel = getopt(args, "--cases")
+            if sel is not None:
+                cases = select_cases(cases, sel)
             results = getopt(args, "--results")
             srcs = []
             title = "mpsim beside Linux %s (make live-check)" % KERNEL
