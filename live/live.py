@@ -977,41 +977,45 @@ def calibration(kruns, depths):
     phase: fio's iops and mean latency in us).
 
     Each phase is CPU-bound: the paths end each bio inside submit_bio, so
-    UML's one CPU does nothing but this job's I/Os, T = 1/IOPS apart.
-    fio's latency L runs from an I/O's start stamp to the stamp it takes
-    after the io_getevents that reaped it; the rest of each of the d slots'
-    cycle, d*T - L by Little's law, is fio's own loop after its reap up to
-    the slot's next start stamp.  That is mpsim's complete_cpu on a
-    synchronous device (outside the latency, as in fio), and the rest of T
-    its submit_cpu; mpsim then makes T and L at that depth.
+    UML's one CPU does nothing but this job's I/Os, T = 1/IOPS apart.  fio
+    (3.33, the grid's options) takes one I/O per io_submit and, as
+    iodepth_batch_complete_max defaults to _min, 1, one completion per
+    io_getevents, at any depth (strace: 2000 io_submit and 1986
+    io_getevents for 2000 I/Os at depth 16): each I/O costs the same calls.
+    T is measured at each depth the grid uses all the same, as the
+    kernel's figure, not this account of it, is what mpsim must meet; and
+    it differed (idle host, one boot: 310-330 us at depth 1, 350-380 at 16).
 
-    Per depth, because T is not one figure: fio submits each I/O with its
-    own io_submit (iodepth_batch_submit=1) but reaps every completion
-    present, up to the depth (iodepth_batch_complete_max), with one
-    io_getevents and one clock read, and a system call, which under UML
-    traps through the host, is most of T.  So the share of the reap in T
-    falls with the depth: T was 5-10 % shorter at depth 16 than at depth 1
-    on an idle host.  Measured at each depth the grid uses, not modelled.
+    fio's latency L runs from an I/O's start stamp to the stamp after the
+    io_getevents that reaped it.  The rest of T at depth 1, T - L, is fio's
+    own loop after a reap up to the next start stamp: mpsim's complete_cpu
+    on a synchronous device, outside the latency as in fio, and the rest of
+    T at each depth is its submit_cpu.  The loop is taken at the lowest
+    depth only: at depth d Little's law gives it as d*T - L, which agreed
+    on an idle host (138 us at depth 16, 133-139 at depth 1), but a 2 s
+    phase of a few hundred I/Os at depth 64 (a loaded host) holds too few
+    cycles for it (it came out above T).
 
     Robust: the run of the median T, as one run on a shared host can be 2.5
     times slower than the others; of an even number of runs, the mean of
     the two middle ones.  A phase without I/O is an error."""
-    cal = {}
+    per = {}
     for k, d in enumerate(depths):
-        per = []
+        if d in per:
+            continue   # the first phase of a depth: the grid's cases start there
+        runs = []
         for r in kruns:
             ph = r[k]
             if not ph["iops"] or ph["mean"] is None:
                 raise ValueError("calibration phase %d (depth %d): no I/O" % (k, d))
             t = 1e6 / ph["iops"]
-            c = min(max(d * t - ph["mean"], 0.0), t)
-            per.append((t, t - c, c))
-        mid = median_runs([p[0] for p in per])
-        t, s, c = (sum(per[i][j] for i in mid) / len(mid) for j in range(3))
-        if d in cal:
-            continue   # the first phase of a depth: the grid's cases start there
-        cal[d] = (s, c, t)
-    return cal
+            runs.append((t, min(max(d * t - ph["mean"], 0.0), t)))
+        mid = median_runs([x[0] for x in runs])
+        per[d] = tuple(sum(runs[i][j] for i in mid) / len(mid) for j in range(2))
+    if not per:
+        raise ValueError("calibration: no phase")
+    c = per[min(per)][1]
+    return {d: (max(t - c, 0.0), min(c, t), t) for d, (t, _) in per.items()}
 
 
 def cal_for(cal, depth):
@@ -1031,7 +1035,8 @@ def cpu_opts(s, c):
 def calibration_note(name, cal, nruns):
     return ("Calibration (`%s`, not a check; the median of its %d runs at each depth): "
             "per-I/O CPU time %s. In each phase of the cases marked cpu, mpsim gets the "
-            "submit_cpu and complete_cpu of the phase's depth."
+            "submit_cpu and complete_cpu of the phase's depth (complete_cpu: fio's loop "
+            "outside its latency, at the lowest depth)."
             % (name, nruns, "; ".join(
                 "depth %d %.1f us (`%s`)" % (d, t, " ".join(cpu_opts(s, c)))
                 for d, (s, c, t) in sorted(cal.items()))))

@@ -98,20 +98,34 @@ class Calibration(unittest.TestCase):
         self.assertAlmostEqual(s, 300.0)
         self.assertAlmostEqual(c, 200.0)
 
-    def test_depth_d_by_littles_law(self):
-        # depth 16, T = 400 us: each slot's cycle is 6400 us, of which
-        # the latency 6250; 150 us outside it is complete_cpu
-        cal = live.calibration([[run(2500.0, 6250.0)]], [16])
+    def test_depth_d_keeps_the_loop_of_the_lowest_depth(self):
+        # depth 1: T = 500 us, loop 200; depth 16: T = 400 us, of which
+        # the same loop, so submit_cpu 200; its own d*T - L (150) is not used
+        cal = live.calibration([[run(2000.0, 300.0), run(2500.0, 6250.0)]], [1, 16])
+        self.assertEqual(sorted(cal), [1, 16])
+        self.assertAlmostEqual(cal[1][2], 500.0)
         s, c, t = cal[16]
+        self.assertAlmostEqual(t, 400.0)
+        self.assertAlmostEqual(c, 200.0)
+        self.assertAlmostEqual(s, 200.0)
+
+    def test_littles_law_at_the_lowest_depth_when_it_is_not_one(self):
+        # depth 16 alone, T = 400 us: each slot's cycle is 6400 us, of
+        # which the latency 6250; 150 us outside it
+        s, c, t = live.calibration([[run(2500.0, 6250.0)]], [16])[16]
         self.assertAlmostEqual(t, 400.0)
         self.assertAlmostEqual(c, 150.0)
         self.assertAlmostEqual(s, 250.0)
 
-    def test_each_depth_its_own(self):
-        cal = live.calibration([[run(2000.0, 300.0), run(2500.0, 6250.0)]], [1, 16])
-        self.assertEqual(sorted(cal), [1, 16])
+    def test_a_later_phase_of_the_same_depth_is_not_used(self):
+        cal = live.calibration([[run(2000.0, 300.0), run(1000.0, 300.0)]], [1, 1])
         self.assertAlmostEqual(cal[1][2], 500.0)
-        self.assertAlmostEqual(cal[16][2], 400.0)
+
+    def test_a_depth_faster_than_the_loop_gets_no_negative_submit(self):
+        s, c, t = live.calibration([[run(2000.0, 300.0), run(10000.0, 1500.0)]], [1, 16])[16]
+        self.assertAlmostEqual(t, 100.0)
+        self.assertEqual(s, 0.0)
+        self.assertAlmostEqual(c, 100.0)
 
     def test_the_median_run_not_the_mean(self):
         # one run 2.5 times slower: the mean of T would be 700 us
