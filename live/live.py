@@ -1107,6 +1107,9 @@ def main(argv):
             title = "mpsim beside Linux %s (make live-check)" % KERNEL
             default_build = "build/live"
         else:
+            for o in ("--cases", "--grid", "--results"):
+                if getopt(args, o) is not None:
+                    die_bad("%s: make live-check's option; mpsim live runs one scenario and prints its table" % o)
             scn = getopt(args, "--scenario")
             if not scn:
                 die_bad("--scenario=FILE is needed (see mpsim live --help)")

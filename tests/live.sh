@@ -81,6 +81,8 @@ refused "a word, not an option" "KEY=VALUE" --scenario=two.ini stray
 refused "a selector mpsim lacks" "no-such-selector" --scenario=badsel.ini
 refused "a missing selector source" "nope.c" --scenario=two.ini --selector-source=nope.c
 refused "new_group without stonewall" "new_group" --scenario=two.ini --job=newgroup.fio
+refused "check's --cases" "--cases" --scenario=two.ini --cases='hst-*'
+refused "check's --results" "--results" --scenario=two.ini --results=out.md
 refused "an option before any section" "before any section" --scenario=two.ini --job=nosection.fio
 
 # make live-check's choice of cases: a pattern that matches no case of
