@@ -588,33 +588,46 @@ def cut_jobs(text, k):
 
 
 def mpsim_case(mpsim, case, table, devs, work, extra):
-    """mpsim's figures per phase, as kernel_repeat gives them; phase k
-    from a run of phases 0..k (so that the selector's state carries), with
-    the options extra(k) (the CPU time of phase k's depth, given to the
-    whole run: the phases before it only carry the state)."""
-    cum = []
-    last = None
+    """mpsim's figures per phase, as kernel_repeat gives them.  Phase k
+    comes from a run of phases 0..k (so that the selector's state carries)
+    with the options extra(k) (the CPU time of phase k's depth, given to
+    the whole run: the phases before it only carry the state): its fio
+    figures are that run's k-th job unit, and its I/Os per path that run's
+    counts less those of a run of phases 0..k-1 with the same options."""
+    runs = {}
     warn = ""
     cmd = None
-    for k in range(1, case.njobs + 1):
-        j, msg, cmd = mpsim_run(mpsim, case, table, devs, k, work, extra(k - 1))
-        if j is None:
-            return msg, cmd
-        if msg:
-            warn = msg
-        cum.append({p["path"]: p["ios"] for p in j["paths"]})
-        last = j
-    units = last["jobs"]
-    if len(units) != case.njobs:
-        return "mpsim reported %d job units for %d jobs" % (len(units), case.njobs), cmd
+
+    def counts(n, e):
+        nonlocal warn, cmd
+        if not n:
+            return {}, None
+        key = (n, tuple(e))
+        if key not in runs:
+            j, msg, cmd = mpsim_run(mpsim, case, table, devs, n, work, e)
+            if j is None:
+                raise BadInput(msg)
+            if msg:
+                warn = msg
+            runs[key] = j
+        j = runs[key]
+        return {p["path"]: p["ios"] for p in j["paths"]}, j
+
     res = []
-    for k, u in enumerate(units):
-        prev = cum[k - 1] if k else {}
-        ph = dict(iops=u["iops"], mean=u["lat_mean_us"], p99=u["lat_p99_us"],
-                  ios={n: cum[k].get(n, 0) - prev.get(n, 0) for n in cum[k]})
-        res.append(ph)
-    res_warn = warn
-    return (res, res_warn), cmd
+    try:
+        for k in range(case.njobs):
+            e = extra(k)
+            cur, j = counts(k + 1, e)
+            prev, _ = counts(k, e)
+            units = j["jobs"]
+            if len(units) != k + 1:
+                return "mpsim reported %d job units for %d jobs" % (len(units), k + 1), cmd
+            u = units[k]
+            res.append(dict(iops=u["iops"], mean=u["lat_mean_us"], p99=u["lat_p99_us"],
+                            ios={n: cur.get(n, 0) - prev.get(n, 0) for n in cur}))
+    except BadInput as e:
+        return str(e), cmd
+    return (res, warn), cmd
 
 
 # ---------------------------------------------------------------- the table

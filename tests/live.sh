@@ -101,7 +101,7 @@ done
 
 # the harness's arithmetic (fio's JSON, the interval, the calibration,
 # the verdicts): a unittest file of its own
-if python3 "$here/live_unit.py" >out 2>&1; then
+if MPSIM=$mpsim python3 "$here/live_unit.py" >out 2>&1; then
 	pass=$((pass + 1))
 else
 	echo "live: live_unit.py:"; cat out

@@ -270,5 +270,31 @@ class Iodepth(unittest.TestCase):
         self.assertEqual([live.job_iodepth(o, "depths.fio") for _, o, _ in jobs], [1, 4, 16, 64])
 
 
+@unittest.skipUnless(os.environ.get("MPSIM"), "needs MPSIM=path of the mpsim binary")
+class MpsimPhases(unittest.TestCase):
+    """Each phase's figures from the run given that phase's CPU time."""
+
+    def test_each_phase_its_own_cpu_time(self):
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "live")
+        c = live.Case("cal", os.path.join(here, "cases", "calibrate.ini"),
+                      os.path.join(here, "jobs", "depths.fio"), [], 1)
+        table = "0 65536 multipath 2 queue_mode bio 0 1 1 round-robin 0 2 1 254:0 1 254:1 1"
+        devs = {"a": "254:0", "b": "254:1"}
+
+        def extra(k):
+            return live.cpu_opts(100.0, 100.0) if k == 0 else live.cpu_opts(400.0, 100.0)
+        with tempfile.TemporaryDirectory() as work:
+            (res, _), _ = live.mpsim_case(os.environ["MPSIM"], c, table, devs, work, extra)
+        self.assertEqual(len(res), 4)
+        # CPU-bound: 1/(s + c)
+        self.assertAlmostEqual(res[0]["iops"], 5000.0, delta=5.0)
+        for ph in res[1:]:
+            self.assertAlmostEqual(ph["iops"], 2000.0, delta=5.0)
+        # each phase's I/Os, round-robin over two paths: 2 s of its IOPS
+        self.assertAlmostEqual(sum(res[0]["ios"].values()), 10000, delta=20)
+        self.assertAlmostEqual(sum(res[2]["ios"].values()), 4000, delta=20)
+        self.assertLessEqual(abs(res[2]["ios"]["a"] - res[2]["ios"]["b"]), 1)
+
+
 if __name__ == "__main__":
     unittest.main()
