@@ -1,7 +1,8 @@
 #!/bin/sh
-# readme.sh: the README's examples run.  Every command of the README's
-# code blocks (4-space indented blocks, and ```sh or ```console fences)
-# is run in a fresh copy of the tree, in a scratch directory:
+# readme.sh: the documentation's examples run.  Every command of the code
+# blocks (4-space indented blocks, and ```sh or ```console fences) of
+# README.md and of every docs/*.md is run in a fresh copy of the tree, in
+# a scratch directory, from the top of the copy:
 #
 # - a plain block is a shell script: every command must exit 0;
 # - in a block of "$ COMMAND" lines, the lines under a command are what
@@ -43,8 +44,12 @@ if [ -d build ]; then
 	tar -cf - --exclude=build/mpsim-tests build | tar -xf - -C "$copy"
 fi
 
-# the blocks: blocks/LINE.sh (plain), LINE.dollar ($ lines), LINE.skip
-awk -v out="$tmp/blocks" '
+# the blocks of one document: blocks/LINE.sh (plain), LINE.dollar ($ lines),
+# LINE.skip
+blocks() {
+	rm -rf "$tmp/blocks"
+	mkdir "$tmp/blocks"
+	awk -v out="$tmp/blocks" '
 function flush(   f, i) {
 	if (!n) return
 	if (skip != "") {
@@ -71,7 +76,8 @@ fence { if (lang == "sh" || lang == "console") { blk[++n] = $0; if ($0 ~ /^\$ /)
 	prev = $0; next
 }
 { flush(); prev = $0; if ($0 != "" && $0 !~ /^<!--/) pending = "" }
-END { flush() }' "$top/README.md"
+END { flush() }' "$top/$1"
+}
 
 # cksum of every file of the copy but build output
 snapshot() {
@@ -105,58 +111,63 @@ unchanged() {
 		if [ "$what" != new ] && ! grep -qxF "${f#./}" "$tmp/files"; then
 			continue	# an earlier example's output
 		fi
-		no "README line $1: $what: ${f#./}"
+		no "$doc line $1: $what: ${f#./}"
 		bad=1
 	done <"$tmp/diff"
 	cp "$tmp/after" "$tmp/before"
 	return $bad
 }
 
-for b in $(ls "$tmp/blocks" | sort -n); do
-	line=${b%%.*}
-	case $b in
-	*.skip)
-		echo "readme: line $line not run: $(cat "$tmp/blocks/$b")"
-		skipped=$((skipped + 1))
-		continue ;;
-	*.sh)
-		if (cd "$copy" && sh -e "$tmp/blocks/$b") >"$tmp/out" 2>"$tmp/err"; then
-			pass=$((pass + 1))
-		else
-			no "README line $line: a command failed:"
-			sed 's/^/  | /' "$tmp/blocks/$b"
-			tail -5 "$tmp/err" | sed 's/^/  ! /'
-		fi ;;
-	*.dollar)
-		# each "$ " command with the lines under it
-		awk -v dir="$tmp" '
-			/^\$ / { n++; f = dir "/cmd" n; print substr($0, 3) > f; close(f)
-				 e = dir "/exp" n; printf "" > e; close(e); next }
-			{ print >> (dir "/exp" n); close(dir "/exp" n) }
-			END { print n > (dir "/ncmd") }' "$tmp/blocks/$b"
-		i=1
-		while [ "$i" -le "$(cat "$tmp/ncmd")" ]; do
-			cmd=$(cat "$tmp/cmd$i")
-			st=0
-			(cd "$copy" && eval "$cmd") >"$tmp/out" 2>"$tmp/err" || st=$?
-			want=0
-			if grep -q '^mpsim: ' "$tmp/exp$i" &&
-			    ! grep -q '^mpsim: warning' "$tmp/exp$i"; then
-				want=2
-				[ -s "$tmp/out" ] && no "README line $line: $cmd: writes on stdout"
-			fi
-			if [ "$st" -ne "$want" ]; then
-				no "README line $line: $cmd: exit status $st, not $want"
-			elif ! cmp -s "$tmp/err" "$tmp/exp$i"; then
-				no "README line $line: $cmd: stderr differs from the README:"
-				diff "$tmp/exp$i" "$tmp/err" | sed 's/^/  /' | head -6
-			else
+# README.md first, then docs/ in name order
+docs=$(cd "$top" && echo README.md && ls docs/*.md | sort)
+for doc in $docs; do
+	blocks "$doc"
+	for b in $(ls "$tmp/blocks" | sort -n); do
+		line=${b%%.*}
+		case $b in
+		*.skip)
+			echo "readme: $doc line $line not run: $(cat "$tmp/blocks/$b")"
+			skipped=$((skipped + 1))
+			continue ;;
+		*.sh)
+			if (cd "$copy" && sh -e "$tmp/blocks/$b") >"$tmp/out" 2>"$tmp/err"; then
 				pass=$((pass + 1))
-			fi
-			i=$((i + 1))
-		done ;;
-	esac
-	unchanged "$line" || true
+			else
+				no "$doc line $line: a command failed:"
+				sed 's/^/  | /' "$tmp/blocks/$b"
+				tail -5 "$tmp/err" | sed 's/^/  ! /'
+			fi ;;
+		*.dollar)
+			# each "$ " command with the lines under it
+			awk -v dir="$tmp" '
+				/^\$ / { n++; f = dir "/cmd" n; print substr($0, 3) > f; close(f)
+					 e = dir "/exp" n; printf "" > e; close(e); next }
+				{ print >> (dir "/exp" n); close(dir "/exp" n) }
+				END { print n > (dir "/ncmd") }' "$tmp/blocks/$b"
+			i=1
+			while [ "$i" -le "$(cat "$tmp/ncmd")" ]; do
+				cmd=$(cat "$tmp/cmd$i")
+				st=0
+				(cd "$copy" && eval "$cmd") >"$tmp/out" 2>"$tmp/err" || st=$?
+				want=0
+				if grep -q '^mpsim: ' "$tmp/exp$i" &&
+				    ! grep -q '^mpsim: warning' "$tmp/exp$i"; then
+					want=2
+					[ -s "$tmp/out" ] && no "$doc line $line: $cmd: writes on stdout"
+				fi
+				if [ "$st" -ne "$want" ]; then
+					no "$doc line $line: $cmd: exit status $st, not $want"
+				elif ! cmp -s "$tmp/err" "$tmp/exp$i"; then
+					no "$doc line $line: $cmd: stderr differs from $doc:"
+					diff "$tmp/exp$i" "$tmp/err" | sed 's/^/  /' | head -6
+				else
+					pass=$((pass + 1))
+				fi
+				i=$((i + 1))
+			done ;;
+		esac
+		unchanged "$line" || true
+	done
 done
 
 echo "readme: $pass blocks or commands passed, $skipped not run, $fail failed"
