@@ -195,10 +195,12 @@ kernel-check: deps-check
 # The same dm tables and fio jobs on Debian's user-mode-linux kernel and in
 # mpsim (live/grid); fails when an mpsim figure is outside the kernel's
 # spread over repeated runs.  Installs user-mode-linux, linux-source-6.1,
-# fio, dmsetup and kmod if missing.
+# fio, dmsetup and kmod if missing.  CASES=GLOB,...: those cases only (and
+# the calibration they need), the table in build/live/cases.md.
 live-check: deps-live
 	@$(MAKE) --no-print-directory mpsim
-	LIVE_BUILD=$(BUILD)/live MPSIM=./mpsim python3 live/live.py check --results=results/live-6.1.md
+	LIVE_BUILD=$(BUILD)/live MPSIM=./mpsim python3 live/live.py check \
+		$(if $(CASES),--cases='$(CASES)' --results=$(BUILD)/live/cases.md,--results=results/live-6.1.md)
 
 # Mutation testing (tests/mutate/run.py, README "Mutation testing"): each
 # mutant is built in a copy of the tree under $(BUILD)/mutate and must be

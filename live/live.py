@@ -3,7 +3,8 @@
 # user-mode-linux, booted as an ordinary program) and in mpsim, side by
 # side.
 #
-#   live.py check [--grid=FILE] [--repeats=N] [--results=FILE]   (make live-check)
+#   live.py check [--grid=FILE] [--cases=GLOB,...] [--repeats=N] [--results=FILE]
+#                                                                (make live-check)
 #   live.py run --scenario=FILE [--job=FILE.fio] [--selector-source=FILE.c]
 #               [--repeats=N] [mpsim options]                     (mpsim live)
 #
@@ -27,6 +28,7 @@
 # but is no test: three runs' min..max holds a fourth run of the same
 # kernel only half the time.
 import atexit
+import fnmatch
 import json
 import os
 import re
@@ -213,6 +215,8 @@ class Case:
             self.phases[-1].append(i)
         self.njobs = len(self.phases)
         self.jobnames = [self.jobs[ph[0]][0] for ph in self.phases]
+        self.depths = [job_iodepth(self.jobs[ph[0]][1], self.job or self.scenario)
+                       for ph in self.phases]
 
     def _short_form(self):
         """mpsim reads a table's selector by name, from its own: with a
@@ -347,6 +351,21 @@ class Case:
                         out.append("exec_prerun=sh %s %s snap %d:%d:%d" % (guest_sh, run, ci, r, k))
                 out.append("")
         return "\n".join(out) + "\n"
+
+
+def job_iodepth(opts, where):
+    """fio's iodepth of a job from its effective options (the last one
+    given wins; 1 when none is)."""
+    d = 1
+    for k, v in opts:
+        if k == "iodepth":
+            try:
+                d = int(v)
+            except (TypeError, ValueError):
+                raise BadInput("%s: iodepth=%s: not a whole number" % (where, v))
+            if d < 1:
+                raise BadInput("%s: iodepth=%s: at least 1" % (where, v))
+    return d
 
 
 # fio options of a case's jobs that the combined file sets itself
@@ -569,30 +588,46 @@ def cut_jobs(text, k):
 
 
 def mpsim_case(mpsim, case, table, devs, work, extra):
-    """mpsim's figures per phase, as kernel_repeat gives them."""
-    cum = []
-    last = None
+    """mpsim's figures per phase, as kernel_repeat gives them.  Phase k
+    comes from a run of phases 0..k (so that the selector's state carries)
+    with the options extra(k) (the CPU time of phase k's depth, given to
+    the whole run: the phases before it only carry the state): its fio
+    figures are that run's k-th job unit, and its I/Os per path that run's
+    counts less those of a run of phases 0..k-1 with the same options."""
+    runs = {}
     warn = ""
     cmd = None
-    for k in range(1, case.njobs + 1):
-        j, msg, cmd = mpsim_run(mpsim, case, table, devs, k, work, extra)
-        if j is None:
-            return msg, cmd
-        if msg:
-            warn = msg
-        cum.append({p["path"]: p["ios"] for p in j["paths"]})
-        last = j
-    units = last["jobs"]
-    if len(units) != case.njobs:
-        return "mpsim reported %d job units for %d jobs" % (len(units), case.njobs), cmd
+
+    def counts(n, e):
+        nonlocal warn, cmd
+        if not n:
+            return {}, None
+        key = (n, tuple(e))
+        if key not in runs:
+            j, msg, cmd = mpsim_run(mpsim, case, table, devs, n, work, e)
+            if j is None:
+                raise BadInput(msg)
+            if msg:
+                warn = msg
+            runs[key] = j
+        j = runs[key]
+        return {p["path"]: p["ios"] for p in j["paths"]}, j
+
     res = []
-    for k, u in enumerate(units):
-        prev = cum[k - 1] if k else {}
-        ph = dict(iops=u["iops"], mean=u["lat_mean_us"], p99=u["lat_p99_us"],
-                  ios={n: cum[k].get(n, 0) - prev.get(n, 0) for n in cum[k]})
-        res.append(ph)
-    res_warn = warn
-    return (res, res_warn), cmd
+    try:
+        for k in range(case.njobs):
+            e = extra(k)
+            cur, j = counts(k + 1, e)
+            prev, _ = counts(k, e)
+            units = j["jobs"]
+            if len(units) != k + 1:
+                return "mpsim reported %d job units for %d jobs" % (len(units), k + 1), cmd
+            u = units[k]
+            res.append(dict(iops=u["iops"], mean=u["lat_mean_us"], p99=u["lat_p99_us"],
+                            ios={n: cur.get(n, 0) - prev.get(n, 0) for n in cur}))
+    except BadInput as e:
+        return str(e), cmd
+    return (res, warn), cmd
 
 
 # ---------------------------------------------------------------- the table
@@ -722,6 +757,22 @@ def parse_grid(path, repeats):
     return cases
 
 
+def select_cases(cases, globs):
+    """The cases whose names match one of the comma-separated shell
+    patterns, in the grid's order, with the calibration cases when a case
+    chosen needs them (`cpu`): the calibration is measured in the same boot
+    as the cases it serves."""
+    pats = [g.strip() for g in globs.split(",")]
+    if not all(pats):
+        raise BadInput("--cases=%s: an empty pattern" % globs)
+    for g in pats:
+        if not any(fnmatch.fnmatchcase(c.name, g) for c in cases):
+            raise BadInput("--cases=%s: no case of the grid matches '%s'" % (globs, g))
+    chosen = [c for c in cases if any(fnmatch.fnmatchcase(c.name, g) for g in pats)]
+    need_cal = any(c.cpu for c in chosen)
+    return [c for c in cases if c in chosen or (need_cal and c.calibrate)]
+
+
 def run_cases(cases, build, mpsim, results, extra_modules, title):
     run = os.path.join(build, "run")
     # LIVE_REUSE=1: read the last boot's results again (for work on this
@@ -742,7 +793,11 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     for gi, (key, cis) in enumerate(groups.items()):
         gname = "g%d" % gi
         gout = os.path.join(run, "out", gname)
-        items = [(ci, r) for ci in cis for r in range(cases[ci].repeats)]
+        # round by round: every case's first run, then every case's
+        # second..., so that the host's load, which sets the pace of the
+        # CPU-bound phases, changes across a case's repeats (its spread)
+        # and across the calibration's, not between one case and the next
+        items = round_order(cases, cis)
         gitems.append((gout, items))
         # clocksource=clock_gettime: fio's default clock under UML is the
         # host's TSC, which fio calibrates against the guest's slow
@@ -792,7 +847,7 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     ticks = []
     for gout, items in gitems:
         r = read_group(gout, items, cases)
-        for ci, _ in items:
+        for ci in sorted({ci for ci, _ in items}):
             if isinstance(r, str):
                 gerr[ci] = r
             else:
@@ -822,7 +877,10 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     lines = []
     notes = []
     cal = None
-    for ci, c in enumerate(cases):
+    # the calibration first, wherever the grid lists it: every case needs it
+    order = sorted(range(len(cases)), key=lambda i: not cases[i].calibrate)
+    for ci in order:
+        c = cases[ci]
         if ci in gerr:
             fails.append("%s: kernel: %s" % (c.name, gerr[ci]))
             lines.append("| %s | kernel: %s | | | | | |" % (c.name, gerr[ci]))
@@ -833,25 +891,23 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
         if c.table and not table:
             fails.append("%s: kernel: no table recorded" % c.name)
             continue
-        extra = []
         if c.calibrate:
-            # the per-I/O CPU time: at depth 1 on a path that ends each
-            # bio inside submit_bio, UML's one CPU does nothing but this
-            # job's I/Os one after the other, 1/IOPS apart
-            # fio's latency holds the part from its request to the
-            # completion (submit_cpu); the rest of 1/IOPS is fio's own
-            # loop around it, which mpsim charges on completion
-            per = [sum(r[k]["iops"] for r in kruns) / len(kruns) for k in range(c.njobs)]
-            lat = sum(r[0]["mean"] for r in kruns) / len(kruns)
-            tot = sum(1e6 / r[0]["iops"] for r in kruns) / len(kruns)
-            cal = (lat, max(tot - lat, 0.0))
-            notes.append("Calibration (`%s`, not a check): mean IOPS %s; per-I/O CPU time %.1f us "
-                         "(1/IOPS of the first phase), of which %.1f us inside fio's latency. "
-                         "mpsim gets `--submit_cpu=%.1fus --complete_cpu=%.1fus` in the cases marked cpu."
-                         % (c.name, ", ".join("%s %.0f" % (c.jobnames[k], per[k]) for k in range(c.njobs)),
-                            tot, lat, cal[0], cal[1]))
-        if (c.cpu or c.calibrate) and cal is not None:
-            extra = ["--submit_cpu=%.1fus" % cal[0], "--complete_cpu=%.1fus" % cal[1]]
+            try:
+                cal = calibration(kruns, c.depths)
+            except ValueError as e:
+                fails.append("%s: %s" % (c.name, e))
+                cal = None
+            if cal:
+                notes.append(calibration_note(c.name, cal, len(kruns)))
+
+        def extra(k, c=c):
+            if not (c.cpu or c.calibrate) or not cal:
+                return []
+            d, (s, cc, _) = cal_for(cal, c.depths[k])
+            if d != c.depths[k]:
+                notes.append("`%s`: no calibration at depth %d; that of depth %d is used"
+                             % (c.name, c.depths[k], d))
+            return cpu_opts(s, cc)
         work = os.path.join(build, "mpsim-work", "%03d" % ci)
         os.makedirs(work, exist_ok=True)
         mres, cmd = mpsim_case(mpsim, c, table, devs if table else {}, work, extra)
@@ -910,6 +966,95 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     return 1 if fails else 0
 
 
+def round_order(cases, cis):
+    """The (case, repeat) runs of one fio process: round by round, each
+    round in the grid's order; a case of fewer repeats leaves the later
+    rounds."""
+    rounds = max(cases[ci].repeats for ci in cis)
+    return [(ci, r) for r in range(rounds) for ci in cis if r < cases[ci].repeats]
+
+
+def median_runs(vals):
+    """The indices of vals' median: one of an odd count, the two middle
+    ones of an even count."""
+    o = sorted(range(len(vals)), key=lambda i: vals[i])
+    n = len(o)
+    if not n:
+        raise ValueError("no runs")
+    return [o[n // 2]] if n % 2 else [o[n // 2 - 1], o[n // 2]]
+
+
+def calibration(kruns, depths):
+    """UML's CPU time per I/O at each depth of the calibration case:
+    {depth: (submit_us, complete_us, per_io_us)}, from kruns (per run, per
+    phase: fio's iops and mean latency in us).
+
+    Each phase is CPU-bound: the paths end each bio inside submit_bio, so
+    UML's one CPU does nothing but this job's I/Os, T = 1/IOPS apart.  fio
+    (3.33, the grid's options) takes one I/O per io_submit and, as
+    iodepth_batch_complete_max defaults to _min, 1, one completion per
+    io_getevents, at any depth (strace: 2000 io_submit and 1986
+    io_getevents for 2000 I/Os at depth 16): each I/O costs the same calls.
+    T is measured at each depth the grid uses all the same, as the
+    kernel's figure, not this account of it, is what mpsim must meet; and
+    it differed (idle host, one boot: 310-330 us at depth 1, 350-380 at 16).
+
+    fio's latency L runs from an I/O's start stamp to the stamp after the
+    io_getevents that reaped it.  The rest of T at depth 1, T - L, is fio's
+    own loop after a reap up to the next start stamp: mpsim's complete_cpu
+    on a synchronous device, outside the latency as in fio, and the rest of
+    T at each depth is its submit_cpu.  The loop is taken at the lowest
+    depth only: at depth d Little's law gives it as d*T - L, which agreed
+    on an idle host (138 us at depth 16, 133-139 at depth 1), but a 2 s
+    phase of a few hundred I/Os at depth 64 (a loaded host) holds too few
+    cycles for it (it came out above T).
+
+    Robust: the run of the median T, as one run on a shared host can be 2.5
+    times slower than the others; of an even number of runs, the mean of
+    the two middle ones.  A phase without I/O is an error."""
+    per = {}
+    for k, d in enumerate(depths):
+        if d in per:
+            continue   # the first phase of a depth: the grid's cases start there
+        runs = []
+        for r in kruns:
+            ph = r[k]
+            if not ph["iops"] or ph["mean"] is None:
+                raise ValueError("calibration phase %d (depth %d): no I/O" % (k, d))
+            t = 1e6 / ph["iops"]
+            runs.append((t, min(max(d * t - ph["mean"], 0.0), t)))
+        mid = median_runs([x[0] for x in runs])
+        per[d] = tuple(sum(runs[i][j] for i in mid) / len(mid) for j in range(2))
+    if not per:
+        raise ValueError("calibration: no phase")
+    c = per[min(per)][1]
+    return {d: (max(t - c, 0.0), min(c, t), t) for d, (t, _) in per.items()}
+
+
+def cal_for(cal, depth):
+    """(depth, calibration) for a phase of this depth: its own, else the
+    nearest by ratio."""
+    if depth in cal:
+        return depth, cal[depth]
+    import math
+    d = min(cal, key=lambda x: (abs(math.log(x / depth)), x))
+    return d, cal[d]
+
+
+def cpu_opts(s, c):
+    return ["--submit_cpu=%.1fus" % s, "--complete_cpu=%.1fus" % c]
+
+
+def calibration_note(name, cal, nruns):
+    return ("Calibration (`%s`, not a check; the median of its %d runs at each depth): "
+            "per-I/O CPU time %s. In each phase of the cases marked cpu, mpsim gets the "
+            "submit_cpu and complete_cpu of the phase's depth (complete_cpu: fio's loop "
+            "outside its latency, at the lowest depth)."
+            % (name, nruns, "; ".join(
+                "depth %d %.1f us (`%s`)" % (d, t, " ".join(cpu_opts(s, c)))
+                for d, (s, c, t) in sorted(cal.items()))))
+
+
 def rel(arg):
     """An option with the working directory's prefix taken off its path."""
     cwd = os.getcwd() + "/"
@@ -952,7 +1097,7 @@ def main(argv):
     mpsim = find_mpsim()
     if not mpsim:
         die_bad("no mpsim binary (set MPSIM=)")
-    own = ("--grid", "--repeats", "--results", "--scenario", "--job", "--selector-source")
+    own = ("--grid", "--repeats", "--results", "--scenario", "--job", "--selector-source", "--cases")
     rest = [a for a in args if not a.startswith(tuple(o + "=" for o in own))]
     rep = getopt(args, "--repeats")
     try:
@@ -967,11 +1112,17 @@ def main(argv):
                 die_bad("check: unknown option %s" % rest[0])
             grid = getopt(args, "--grid") or os.path.join(HERE, "grid")
             cases = parse_grid(grid, repeats)
+            sel = getopt(args, "--cases")
+            if sel is not None:
+                cases = select_cases(cases, sel)
             results = getopt(args, "--results")
             srcs = []
             title = "mpsim beside Linux %s (make live-check)" % KERNEL
             default_build = "build/live"
         else:
+            for o in ("--cases", "--grid", "--results"):
+                if getopt(args, o) is not None:
+                    die_bad("%s: make live-check's option; mpsim live runs one scenario and prints its table" % o)
             scn = getopt(args, "--scenario")
             if not scn:
                 die_bad("--scenario=FILE is needed (see mpsim live --help)")

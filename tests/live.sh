@@ -7,6 +7,7 @@
 # usage: live.sh MPSIM
 set -eu
 mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -80,7 +81,32 @@ refused "a word, not an option" "KEY=VALUE" --scenario=two.ini stray
 refused "a selector mpsim lacks" "no-such-selector" --scenario=badsel.ini
 refused "a missing selector source" "nope.c" --scenario=two.ini --selector-source=nope.c
 refused "new_group without stonewall" "new_group" --scenario=two.ini --job=newgroup.fio
+refused "check's --cases" "--cases" --scenario=two.ini --cases='hst-*'
+refused "check's --results" "--results" --scenario=two.ini --results=out.md
 refused "an option before any section" "before any section" --scenario=two.ini --job=nosection.fio
+
+# make live-check's choice of cases: a pattern that matches no case of
+# the grid is refused before anything is built
+for sel in nope "hst-*,nope" "hst-*,"; do
+	if MPSIM=$mpsim timeout 20 python3 "$here/../live/live.py" check --cases="$sel" \
+	    >out 2>err </dev/null; then rc=0; else rc=$?; fi
+	if [ "$rc" = 2 ] && [ ! -s out ] && [ "$(wc -l < err)" = 1 ] &&
+	    grep -q "^mpsim: live: --cases=" err; then
+		pass=$((pass + 1))
+	else
+		echo "live: check --cases=$sel: status $rc, stderr:"; cat err; cat out
+		fail=$((fail + 1))
+	fi
+done
+
+# the harness's arithmetic (fio's JSON, the interval, the calibration,
+# the verdicts): a unittest file of its own
+if MPSIM=$mpsim python3 "$here/live_unit.py" >out 2>&1; then
+	pass=$((pass + 1))
+else
+	echo "live: live_unit.py:"; cat out
+	fail=$((fail + 1))
+fi
 
 echo "live: $pass passed, $fail failed"
 [ "$fail" = 0 ]

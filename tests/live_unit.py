@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+# live_unit.py: the parts of live/live.py that need no kernel: reading
+# fio's JSON and the guest's counters, the prediction interval, the CPU
+# calibration's arithmetic, the verdict of each figure, the order of the
+# runs and the choice of cases.  Run by tests/live.sh (python3 -m unittest).
+import os
+import sys
+import tempfile
+import types
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "live"))
+import live  # noqa: E402
+
+
+def fio_dir(ios, iops, mean_ns, p99_ns=None):
+    d = dict(total_ios=ios, iops=iops, lat_ns=dict(mean=mean_ns))
+    if p99_ns is not None:
+        d["lat_ns"]["percentile"] = {"99.000000": p99_ns}
+    return d
+
+
+class FioPhase(unittest.TestCase):
+    def test_one_direction(self):
+        job = dict(read=fio_dir(4000, 2000.0, 300000.0, 900000), write=fio_dir(0, 0.0, 0.0),
+                   job_runtime=2000)
+        ph = live.fio_phase(job)
+        self.assertEqual(ph["iops"], 2000.0)
+        self.assertAlmostEqual(ph["mean"], 300.0)
+        self.assertAlmostEqual(ph["p99"], 900.0)
+        self.assertAlmostEqual(ph["rt"], 2.0)
+
+    def test_two_directions_weigh_the_mean_and_have_no_p99(self):
+        job = dict(read=fio_dir(300, 150.0, 1000000.0, 5000000),
+                   write=fio_dir(100, 50.0, 3000000.0, 7000000), job_runtime=2000)
+        ph = live.fio_phase(job)
+        self.assertEqual(ph["iops"], 200.0)
+        # (300 * 1000 + 100 * 3000) / 400 us
+        self.assertAlmostEqual(ph["mean"], 1500.0)
+        self.assertIsNone(ph["p99"])
+
+    def test_no_io(self):
+        ph = live.fio_phase(dict(read=fio_dir(0, 0.0, 0.0), job_runtime=1000))
+        self.assertEqual(ph["iops"], 0.0)
+        self.assertIsNone(ph["mean"])
+
+
+class ReadStat(unittest.TestCase):
+    def test_reads_plus_writes_per_tag(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".stat", delete=False) as f:
+            f.write("-- 0:0:0\n")
+            f.write("p0 10 0 80 0 5 0 40 0 0 0 0 0 0 0 0 0 0\n")
+            f.write("p1 3 0 24 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n")
+            f.write("-- end\n")
+            f.write("p0 110 0 880 0 7 0 56 0 0 0 0 0 0 0 0 0 0\n")
+            f.write("p1 4 0 32 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n")
+        try:
+            snaps, order = live.read_stat(f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(order, ["0:0:0", "end"])
+        self.assertEqual(snaps["0:0:0"], {"p0": 15, "p1": 3})
+        self.assertEqual(snaps["end"], {"p0": 117, "p1": 4})
+
+
+class Interval(unittest.TestCase):
+    def test_three_runs(self):
+        # mean 2, sd 1, t(0.975, 2) = 4.303, sqrt(1 + 1/3)
+        lo, hi = live.interval([1.0, 2.0, 3.0])
+        k = 4.303 * (4.0 / 3.0) ** 0.5
+        self.assertAlmostEqual(lo, 2.0 - k)
+        self.assertAlmostEqual(hi, 2.0 + k)
+
+    def test_five_runs_use_t_of_four_degrees(self):
+        lo, hi = live.interval([10.0, 12.0, 14.0, 16.0, 18.0])
+        sd = (40.0 / 4) ** 0.5
+        k = 2.776 * (1.2 ** 0.5)
+        self.assertAlmostEqual(hi - 14.0, k * sd)
+        self.assertAlmostEqual(14.0 - lo, k * sd)
+
+    def test_one_run_is_its_value(self):
+        self.assertEqual(live.interval([7.0]), (7.0, 7.0))
+
+    def test_equal_runs_have_no_width(self):
+        self.assertEqual(live.interval([0.5, 0.5, 0.5]), (0.5, 0.5))
+
+
+def run(iops, mean):
+    return dict(iops=iops, mean=mean)
+
+
+class Calibration(unittest.TestCase):
+    def test_depth_one_splits_at_fios_latency(self):
+        # T = 500 us, of which 300 in the latency
+        cal = live.calibration([[run(2000.0, 300.0)]], [1])
+        s, c, t = cal[1]
+        self.assertAlmostEqual(t, 500.0)
+        self.assertAlmostEqual(s, 300.0)
+        self.assertAlmostEqual(c, 200.0)
+
+    def test_depth_d_keeps_the_loop_of_the_lowest_depth(self):
+        # depth 1: T = 500 us, loop 200; depth 16: T = 400 us, of which
+        # the same loop, so submit_cpu 200; its own d*T - L (150) is not used
+        cal = live.calibration([[run(2000.0, 300.0), run(2500.0, 6250.0)]], [1, 16])
+        self.assertEqual(sorted(cal), [1, 16])
+        self.assertAlmostEqual(cal[1][2], 500.0)
+        s, c, t = cal[16]
+        self.assertAlmostEqual(t, 400.0)
+        self.assertAlmostEqual(c, 200.0)
+        self.assertAlmostEqual(s, 200.0)
+
+    def test_littles_law_at_the_lowest_depth_when_it_is_not_one(self):
+        # depth 16 alone, T = 400 us: each slot's cycle is 6400 us, of
+        # which the latency 6250; 150 us outside it
+        s, c, t = live.calibration([[run(2500.0, 6250.0)]], [16])[16]
+        self.assertAlmostEqual(t, 400.0)
+        self.assertAlmostEqual(c, 150.0)
+        self.assertAlmostEqual(s, 250.0)
+
+    def test_a_later_phase_of_the_same_depth_is_not_used(self):
+        cal = live.calibration([[run(2000.0, 300.0), run(1000.0, 300.0)]], [1, 1])
+        self.assertAlmostEqual(cal[1][2], 500.0)
+
+    def test_a_depth_faster_than_the_loop_gets_no_negative_submit(self):
+        s, c, t = live.calibration([[run(2000.0, 300.0), run(10000.0, 1500.0)]], [1, 16])[16]
+        self.assertAlmostEqual(t, 100.0)
+        self.assertEqual(s, 0.0)
+        self.assertAlmostEqual(c, 100.0)
+
+    def test_the_median_run_not_the_mean(self):
+        # one run 2.5 times slower: the mean of T would be 700 us
+        runs = [[run(2000.0, 300.0)], [run(800.0, 750.0)], [run(2500.0, 240.0)]]
+        s, c, t = live.calibration(runs, [1])[1]
+        self.assertAlmostEqual(t, 500.0)
+        self.assertAlmostEqual(s, 300.0)
+        self.assertAlmostEqual(c, 200.0)
+
+    def test_an_even_count_takes_the_two_middle_runs(self):
+        runs = [[run(2000.0, 300.0)], [run(2500.0, 200.0)], [run(1000.0, 900.0)], [run(4000.0, 100.0)]]
+        s, c, t = live.calibration(runs, [1])[1]
+        # the middle T are 400 (c 200) and 500 (c 200)
+        self.assertAlmostEqual(t, 450.0)
+        self.assertAlmostEqual(c, 200.0)
+        self.assertAlmostEqual(s, 250.0)
+
+    def test_complete_cpu_stays_within_t(self):
+        # a latency above d*T (a noisy run) gives no negative loop
+        s, c, t = live.calibration([[run(1000.0, 1500.0)]], [1])[1]
+        self.assertEqual(c, 0.0)
+        self.assertAlmostEqual(s, 1000.0)
+
+    def test_a_phase_without_io_is_an_error(self):
+        with self.assertRaises(ValueError):
+            live.calibration([[run(0.0, None)]], [1])
+
+    def test_cal_for_takes_the_nearest_depth_by_ratio(self):
+        cal = {1: (1, 1, 2), 16: (2, 2, 4), 64: (3, 3, 6)}
+        self.assertEqual(live.cal_for(cal, 16)[0], 16)
+        self.assertEqual(live.cal_for(cal, 4)[0], 1)     # 4/1 = 16/4: the lower
+        self.assertEqual(live.cal_for(cal, 8)[0], 16)
+        self.assertEqual(live.cal_for(cal, 200)[0], 64)
+
+
+def case(name="c", paths=("a", "b"), calibrate=False, jitter=False):
+    return types.SimpleNamespace(name=name, njobs=1, jobnames=["qd1"],
+                                 paths=[dict(name=p) for p in paths],
+                                 calibrate=calibrate, jitter=jitter)
+
+
+def kphase(iops, mean, p99, ios):
+    return dict(iops=iops, mean=mean, p99=p99, rt=2.0, ios=ios)
+
+
+class Verdict(unittest.TestCase):
+    KRUNS = [[kphase(100.0, 1000.0, 2000.0, dict(a=150, b=50))],
+             [kphase(102.0, 1010.0, 2100.0, dict(a=152, b=52))],
+             [kphase(98.0, 990.0, 1900.0, dict(a=148, b=48))]]
+
+    def rows(self, c, m):
+        fails, lines = [], []
+        live.compare(c, self.KRUNS, [m], fails, lines)
+        return fails, {ln.split(" | ")[1]: ln for ln in lines}
+
+    def test_within(self):
+        fails, rows = self.rows(case(), kphase(100.0, 1000.0, 2000.0, dict(a=150, b=50)))
+        self.assertEqual(fails, [])
+        self.assertTrue(rows["IOPS"].endswith("| within |"))
+        self.assertTrue(rows["share a"].endswith("| within |"))
+
+    def test_outside_each_figure(self):
+        # IOPS interval: 100 +- 4.97 * 2 (+ 0.5 for one I/O in 2 s)
+        fails, rows = self.rows(case(), kphase(111.0, 1000.0, 2000.0, dict(a=300, b=10)))
+        self.assertIn("**outside**", rows["IOPS"])
+        self.assertIn("**outside**", rows["share a"])
+        self.assertIn("**outside**", rows["share b"])
+        self.assertIn("within", rows["mean us"])
+        self.assertEqual(len(fails), 3)
+        self.assertTrue(fails[0].startswith("c IOPS: mpsim 111.0, kernel "))
+
+    def test_one_io_widens_the_interval(self):
+        # equal runs: the interval is one I/O wide, 1/runtime = 0.5 IOPS
+        kr = [[kphase(100.0, 1000.0, 2000.0, dict(a=100, b=100))]] * 3
+        for m, ok in ((100.5, True), (100.6, False), (99.5, True), (99.4, False)):
+            fails, lines = [], []
+            live.compare(case(), kr, [kphase(m, 1000.0, 2000.0, dict(a=100, b=100))], fails, lines)
+            self.assertEqual(not fails, ok, m)
+
+    def test_calibration_is_shown_not_checked(self):
+        fails, rows = self.rows(case(calibrate=True), kphase(500.0, 1.0, 1.0, dict(a=1, b=1)))
+        self.assertEqual(fails, [])
+        self.assertTrue(rows["IOPS"].endswith("| calibration |"))
+
+    def test_jitter_puts_only_p99_out_of_scope(self):
+        fails, rows = self.rows(case(jitter=True), kphase(100.0, 5000.0, 9000.0, dict(a=150, b=50)))
+        self.assertIn("out of scope (outside: host timer)", rows["p99 us"])
+        self.assertEqual([f.split(":")[0] for f in fails], ["c mean us"])
+
+    def test_no_mpsim_figure_is_outside(self):
+        fails, lines = [], []
+        live.compare(case(paths=("a",)), self.KRUNS, None, fails, lines)
+        self.assertEqual(len(fails), 3)
+
+
+class Order(unittest.TestCase):
+    def test_round_by_round(self):
+        cs = [types.SimpleNamespace(repeats=5), types.SimpleNamespace(repeats=3),
+              types.SimpleNamespace(repeats=3)]
+        o = live.round_order(cs, [0, 1, 2])
+        self.assertEqual(o[:6], [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)])
+        self.assertEqual(o[-2:], [(0, 3), (0, 4)])
+        self.assertEqual(len(o), 11)
+
+    def test_median_runs(self):
+        self.assertEqual(live.median_runs([3.0, 1.0, 2.0]), [2])
+        self.assertEqual(live.median_runs([4.0, 1.0, 3.0, 2.0]), [3, 2])
+
+
+class Select(unittest.TestCase):
+    def grid(self):
+        def c(name, cpu=False, cal=False):
+            return types.SimpleNamespace(name=name, cpu=cpu, calibrate=cal)
+        return [c("calibrate", cal=True), c("read-1ms", cpu=True), c("hst-2-20", cpu=True),
+                c("st-2-20", cpu=True), c("plain")]
+
+    def test_a_cpu_case_brings_the_calibration(self):
+        got = [c.name for c in live.select_cases(self.grid(), "hst-*,st-2-20")]
+        self.assertEqual(got, ["calibrate", "hst-2-20", "st-2-20"])
+
+    def test_no_calibration_without_cpu(self):
+        self.assertEqual([c.name for c in live.select_cases(self.grid(), "plain")], ["plain"])
+
+    def test_a_pattern_matching_nothing_is_refused(self):
+        with self.assertRaises(live.BadInput):
+            live.select_cases(self.grid(), "hst-*,nope")
+        with self.assertRaises(live.BadInput):
+            live.select_cases(self.grid(), "hst-*,")
+
+
+class Iodepth(unittest.TestCase):
+    def test_last_wins_default_one(self):
+        self.assertEqual(live.job_iodepth([("rw", "read")], "f"), 1)
+        self.assertEqual(live.job_iodepth([("iodepth", "4"), ("iodepth", "16")], "f"), 16)
+        with self.assertRaises(live.BadInput):
+            live.job_iodepth([("iodepth", "x")], "f")
+
+    def test_the_grids_jobs(self):
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "live", "jobs")
+        with open(os.path.join(here, "depths.fio")) as f:
+            jobs = live.fio_jobs(f.read(), "depths.fio")
+        self.assertEqual([live.job_iodepth(o, "depths.fio") for _, o, _ in jobs], [1, 4, 16, 64])
+
+
+@unittest.skipUnless(os.environ.get("MPSIM"), "needs MPSIM=path of the mpsim binary")
+class MpsimPhases(unittest.TestCase):
+    """Each phase's figures from the run given that phase's CPU time."""
+
+    def test_each_phase_its_own_cpu_time(self):
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "live")
+        c = live.Case("cal", os.path.join(here, "cases", "calibrate.ini"),
+                      os.path.join(here, "jobs", "depths.fio"), [], 1)
+        table = "0 65536 multipath 2 queue_mode bio 0 1 1 round-robin 0 2 1 254:0 1 254:1 1"
+        devs = {"a": "254:0", "b": "254:1"}
+
+        def extra(k):
+            return live.cpu_opts(100.0, 100.0) if k == 0 else live.cpu_opts(400.0, 100.0)
+        with tempfile.TemporaryDirectory() as work:
+            (res, _), _ = live.mpsim_case(os.environ["MPSIM"], c, table, devs, work, extra)
+        self.assertEqual(len(res), 4)
+        # CPU-bound: 1/(s + c)
+        self.assertAlmostEqual(res[0]["iops"], 5000.0, delta=5.0)
+        for ph in res[1:]:
+            self.assertAlmostEqual(ph["iops"], 2000.0, delta=5.0)
+        # each phase's I/Os, round-robin over two paths: 2 s of its IOPS
+        self.assertAlmostEqual(sum(res[0]["ios"].values()), 10000, delta=20)
+        self.assertAlmostEqual(sum(res[2]["ios"].values()), 4000, delta=20)
+        self.assertLessEqual(abs(res[2]["ios"]["a"] - res[2]["ios"]["b"]), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
