@@ -197,7 +197,7 @@ live-check: deps-live
 	@$(MAKE) --no-print-directory mpsim
 	LIVE_BUILD=$(BUILD)/live MPSIM=./mpsim python3 live/live.py check --results=results/live-6.1.md
 
-# Mutation testing (tests/mutate/run.py, README "Mutation testing"): each
+# Mutation testing (tests/mutate/run.py, docs/mutation.md): each
 # mutant is built in a copy of the tree under $(BUILD)/mutate and must be
 # killed by its file's Criterion suites, the whole suite or (selectors)
 # make kernel-check, or be proved equivalent in tests/mutate/equivalent.txt.
