@@ -375,6 +375,35 @@ Test(service_time, list_order_survives_many_selections)
 		cr_assert_eq(st_next(4096), after[i % 5], "selection %u", i);
 }
 
+/*
+ * A renumbering during the move of a path that is not the head: the
+ * head's key is renumbered too, so it still wins the ties of its place.
+ * Three idle paths A B C, keys 1 2 3: each selection takes the head and
+ * moves it to the tail with the next key, A B C A ...  Selection 65 527
+ * is A's, with key 3 + 65 527 = 65 530.  A is then given an I/O and
+ * stays busy; the idle B and C take turns (list C A B, A B C, A C B, A B
+ * C), keys 65 531 to 65 534, the last one there is (PS_ORD_MAX, keyed.h),
+ * and the next move, B's, renumbers the list A B C 1 2 3 and gives B 4.
+ * When A's I/O ends all three are idle, and A, the head, wins the tie;
+ * had A kept its key of 65 530, C (3) would.
+ */
+Test(service_time, head_key_renumbered_while_another_moves)
+{
+	static const int turns[] = { 1, 2, 1, 2, 1 };
+	unsigned i;
+
+	st_open();
+	for (i = 0; i < 3; i++)
+		st_add("", 0);
+	for (i = 0; i < 65527; i++)
+		cr_assert_eq(st_next(4096), (int)(i % 3), "selection %u", i);
+	ps.type->start_io(&ps, &path[0], 4096, 0);
+	for (i = 0; i < ARRAY_SIZE(turns); i++)
+		cr_assert_eq(st_next(4096), turns[i], "turn %u", i);
+	ps.type->end_io(&ps, &path[0], 4096, 0, 0);
+	cr_assert_eq(st_next(4096), 0);
+}
+
 Test(service_time, all_failed_or_none_gives_null)
 {
 	st_open();
