@@ -140,6 +140,24 @@ Test(service_time, rt_zero_only_when_no_positive_path)
 }
 
 /*
+ * A path added after a reinstatement, with another relative_throughput:
+ * the selection weighs it.  A and B rt 1, B failed and reinstated (list
+ * A B), then C rt 100 (list A B C), all idle.  The walk keeps A against
+ * B (same rt, same size: 0), and C beats A (same size, case 2a: rt 100
+ * over rt 1): C.  Were C's rt not seen, the first of least size, A.
+ */
+Test(service_time, path_added_after_reinstate_weighs_its_rt)
+{
+	st_open();
+	st_add("1 1", 0);
+	st_add("1 1", 0);
+	ps.type->fail_path(&ps, &path[1]);
+	cr_assert_eq(ps.type->reinstate_path(&ps, &path[1]), 0);
+	st_add("1 100", 0);
+	cr_assert_eq(st_next(4096), 2);
+}
+
+/*
  * Case 2b comes before the products, so even a load whose product would
  * truncate (30,004,096 * 100 wraps to a negative int) cannot make the
  * rt-0 path win.
