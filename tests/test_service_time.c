@@ -158,6 +158,21 @@ Test(service_time, path_added_after_reinstate_weighs_its_rt)
 }
 
 /*
+ * Case 2a: equal loads are decided by relative_throughput before any
+ * product.  30,000,000 B in flight on A (rt 1) and on B (rt 100),
+ * incoming 4096: B.  Through the products of case 3, 30,004,096 * 1 -
+ * 30,004,096 * 100 = -2,970,405,504 would be 1,324,561,792 as an int,
+ * and A would stay.
+ */
+Test(service_time, equal_loads_decided_by_rt)
+{
+	st_open();
+	st_add("1 1", 30000000);
+	st_add("1 100", 30000000);
+	cr_assert_eq(st_next(4096), 1);
+}
+
+/*
  * Case 2b comes before the products, so even a load whose product would
  * truncate (30,004,096 * 100 wraps to a negative int) cannot make the
  * rt-0 path win.
