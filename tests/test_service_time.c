@@ -291,6 +291,28 @@ Test(service_time, shift_guard_boundary_on_incoming)
 	st_add("1 1", 64);
 	cr_assert_eq(st_next(ST_TEST_MAX_INFLIGHT - 64), 1, "shifted");
 }
+
+/*
+ * The same boundary on the other side of the compare: the best path's
+ * sum.  Path 0 (rt 1, 64 B) is the best when path 1 (rt 2, idle) is
+ * weighed.  At incoming = max - 64 path 0's sum is ST_MAX_INFLIGHT_SIZE:
+ * both sums shifted are 2^50 - 1, and (2^50 - 1) * 1 - (2^50 - 1) * 2 is
+ * 1 as an int: path 0 stays.  One byte less, unshifted, (2^57 - 66) -
+ * 2 * (2^57 - 2) is -62 as an int: path 1.
+ */
+Test(service_time, shift_guard_boundary_on_the_best)
+{
+	st_open();
+	st_add("1 1", 64);
+	st_add("1 2", 0);
+	cr_assert_eq(st_next(ST_TEST_MAX_INFLIGHT - 65), 1, "no shift yet");
+	st_teardown();
+
+	st_open();
+	st_add("1 1", 64);
+	st_add("1 2", 0);
+	cr_assert_eq(st_next(ST_TEST_MAX_INFLIGHT - 64), 0, "shifted");
+}
 #endif
 
 /* ---- equal relative_throughputs: case 1 for every pair ---- */
