@@ -12,7 +12,7 @@
 #include "selectors/ksource.h"
 #include "selectors/selector.h"
 #include "cli.h"
-#include "report.h"
+#include "report/report.h"
 #include "sim/run.h"
 
 /*

@@ -62,8 +62,8 @@ SUITES = {
     "selectors/round-robin.c": ["round_robin"] + SEL,
     "selectors/io-affinity.c": ["io_affinity"] + SEL,
     "selectors/keyed.h": ["hst", "service_time"] + SEL,
-    "selectors/cpumask.c": ["io_affinity"] + SEL,
-    "selectors/cpumask.h": ["io_affinity"] + SEL,
+    "lib/cpumask.c": ["io_affinity"] + SEL,
+    "lib/cpumask.h": ["io_affinity"] + SEL,
     "selectors/selector.c": ["hst", "service_time", "queue_length",
                              "round_robin", "io_affinity"] + SEL,
     "sim/clock.c": ["clock", "sched_clock"],
@@ -90,8 +90,8 @@ KSRC = {
     "selectors/round-robin.c": ["round-robin"],
     "selectors/io-affinity.c": ["io-affinity"],
     "selectors/keyed.h": ["historical-service-time", "service-time"],
-    "selectors/cpumask.c": ["io-affinity"],
-    "selectors/cpumask.h": ["io-affinity"],
+    "lib/cpumask.c": ["io-affinity"],
+    "lib/cpumask.h": ["io-affinity"],
     "selectors/selector.c": ALL_PS,
 }
 

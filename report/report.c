@@ -1,7 +1,8 @@
 /*
  * report.c: one run's result as a Markdown table (CSV and JSON rows:
- * cli/report-fields.c), and what every output shares: the provenance
- * line or object, CSV and JSON quoting, rates and ratios.
+ * report/report-fields.c), and what every output shares: the provenance
+ * line or object (rates and ratios: report/report-fields.c; CSV and JSON
+ * quoting: lib/escape.c).
  */
 #include <string.h>
 
@@ -22,47 +23,6 @@ int out_format_parse(const char *s, enum out_format *f)
 	else
 		return -EINVAL;
 	return 0;
-}
-
-void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-double report_rate(uint64_t n, sim_ns time)
-{
-	return time ? (double)n * 1e9 / (double)time : 0;
-}
-
-double report_ratio(uint64_t a, uint64_t b)
-{
-	return b ? (double)a / (double)b : 0;
 }
 
 static const char *mode_name(enum mp_mode m)
