@@ -202,10 +202,11 @@ live-check: deps-live
 	LIVE_BUILD=$(BUILD)/live MPSIM=./mpsim python3 live/live.py check \
 		$(if $(CASES),--cases='$(CASES)' --results=$(BUILD)/live/cases.md,--results=results/live-6.1.md)
 
-# Mutation testing (tests/mutate/run.py, README "Mutation testing"): each
+# Mutation testing (tests/mutate/run.py, docs/mutation.md): each
 # mutant is built in a copy of the tree under $(BUILD)/mutate and must be
-# killed by its file's Criterion suites, the whole suite or (selectors)
-# make kernel-check, or be proved equivalent in tests/mutate/equivalent.txt.
+# killed by its file's Criterion suites, (selectors) kernel-check's
+# checker on its kernel file, the rest of the suite or (selectors) make
+# kernel-check, or be proved equivalent in tests/mutate/equivalent.txt.
 # ksource.c is left out: it loads the kernel's own file, the reference
 # kernel-check compares against, and holds no decision of a selector;
 # kguard.c watches a loaded plugin and decides nothing either.

@@ -20,7 +20,8 @@
  * bio), and clock steps from nothing to hours.  One table in 100 runs
  * 300 000 operations, the others 100 to 10 099.  After every
  * operation the status of the paths it touched is compared, and every
- * 64 operations that of every path and of the selector.
+ * 64 operations that of every path and of the selector; so is what each
+ * operation returns.
  *
  * --select_clock=sched_clock hands the built-in select_path sched_clock()
  * for `now`, as mpsim does for 5.8-5.17's HST, to check a file whose
@@ -310,8 +311,13 @@ static void op_select(struct check *c)
 	if (c->failed[a->index])
 		fail_check(c, "both chose failed path %u", a->index);
 	if (c->k.t->start_io) {
-		c->k.t->start_io(&c->k.ps, a, bytes, c->now);
-		c->m.t->start_io(&c->m.ps, b, bytes, c->now);
+		int rk = c->k.t->start_io(&c->k.ps, a, bytes, c->now);
+		int rm = c->m.t->start_io(&c->m.ps, b, bytes, c->now);
+
+		/* dm-mpath ignores it, but it is the kernel's all the same */
+		if (rk != rm)
+			fail_check(c, "start_io: kernel returned %d, mpsim %d",
+				   rk, rm);
 		if (c->nio < KC_MAX_INFLIGHT)
 			c->io[c->nio++] = (struct inflight){ a->index, bytes,
 							     stamp(c) };
@@ -323,6 +329,7 @@ static void op_end_io(struct check *c)
 {
 	unsigned k;
 	struct inflight io;
+	int rk, rm;
 
 	if (!c->nio || !c->k.t->end_io)
 		return;
@@ -335,10 +342,12 @@ static void op_end_io(struct check *c)
 		c->io[k] = c->io[--c->nio];
 	snprintf(c->what, sizeof(c->what), "end_io(path %u, %zu, start %llu)",
 		 io.path, io.bytes, (unsigned long long)io.start);
-	c->k.t->end_io(&c->k.ps, &c->k.path[io.path], io.bytes, io.start,
-		       c->now);
-	c->m.t->end_io(&c->m.ps, &c->m.path[io.path], io.bytes, io.start,
-		       c->now);
+	rk = c->k.t->end_io(&c->k.ps, &c->k.path[io.path], io.bytes,
+			    io.start, c->now);
+	rm = c->m.t->end_io(&c->m.ps, &c->m.path[io.path], io.bytes,
+			    io.start, c->now);
+	if (rk != rm)
+		fail_check(c, "kernel returned %d, mpsim %d", rk, rm);
 	compare_status(c, (int)io.path);
 }
 

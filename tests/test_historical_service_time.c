@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "selectors/selector.h"
@@ -746,6 +747,60 @@ Test(hst, idle_stale_probe_at_the_ns)
 		cr_expect_eq(probe_pair(a, 30 * MS, 30 * MS), (int)(1 - a));
 		cr_expect_eq(probe_pair(a, 30 * MS, 30 * MS + 1), (int)a);
 	}
+}
+
+/*
+ * Blocks of the size the selector's per-path arrays start at (8 paths,
+ * 64 bytes) filled with 0xff and freed, so that the next allocations of
+ * that size are likely to get memory that is not zero back (malloc
+ * reuses freed blocks of a size first): a path's entries must come from
+ * its own state, not from what the heap held.
+ */
+static void dirty_heap(void)
+{
+	void *b[32];
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(b); i++) {
+		b[i] = malloc(8 * sizeof(uint64_t));
+		cr_assert(b[i]);
+		memset(b[i], 0xff, 8 * sizeof(uint64_t));
+	}
+	for (i = 0; i < ARRAY_SIZE(b); i++)
+		free(b[i]);
+}
+
+/*
+ * A path added after the others have history is idle and never
+ * completed (stale_after 0, §9.3), so stale, and gets the probe.  base
+ * 0, A and B one sample of 1 ms each: hst 1024000000, stale 1 + 2 * 1 =
+ * 3 ms; A then has one I/O.  C is added; at 2 ms the walk meets A, then
+ * B (idle, half A's cost: B), then C: both idle, stale_C - stale_B = 0 -
+ * 3 ms < 0, C.  With C's entries left as the heap had them (not zero),
+ * the shortcut would see no stale path and one idle one, and take B by
+ * cost.
+ */
+Test(hst, added_path_is_stale_and_probed)
+{
+	struct hst_fx fx;
+	int r;
+
+	dirty_heap();
+	fx_init(&fx, "0", 2);
+	fx_sample(&fx, 0, 0, MS);
+	fx_sample(&fx, 1, 0, MS);
+	fx_start(&fx, 0, 1);
+	snprintf(fx.name[2], sizeof(fx.name[2]), "C");
+	fx.path[2].name = fx.name[2];
+	fx.path[2].index = 2;
+	fx.pp[2] = &fx.path[2];
+	r = ps_add_path(&fx.ps, &fx.path[2], "", fx.err);
+	cr_assert_eq(r, 0, "add_path C: %s", fx.err);
+	fx.n++;
+	fx_expect(&fx, 1, 1024000000, 0, 3 * MS);
+	fx_expect(&fx, 2, 1024, 0, 0);
+	cr_expect_eq(fx_select(&fx, 2 * MS), 2);
+	fx_exit(&fx);
 }
 
 /*

@@ -140,6 +140,39 @@ Test(service_time, rt_zero_only_when_no_positive_path)
 }
 
 /*
+ * A path added after a reinstatement, with another relative_throughput:
+ * the selection weighs it.  A and B rt 1, B failed and reinstated (list
+ * A B), then C rt 100 (list A B C), all idle.  The walk keeps A against
+ * B (same rt, same size: 0), and C beats A (same size, case 2a: rt 100
+ * over rt 1): C.  Were C's rt not seen, the first of least size, A.
+ */
+Test(service_time, path_added_after_reinstate_weighs_its_rt)
+{
+	st_open();
+	st_add("1 1", 0);
+	st_add("1 1", 0);
+	ps.type->fail_path(&ps, &path[1]);
+	cr_assert_eq(ps.type->reinstate_path(&ps, &path[1]), 0);
+	st_add("1 100", 0);
+	cr_assert_eq(st_next(4096), 2);
+}
+
+/*
+ * Case 2a: equal loads are decided by relative_throughput before any
+ * product.  30,000,000 B in flight on A (rt 1) and on B (rt 100),
+ * incoming 4096: B.  Through the products of case 3, 30,004,096 * 1 -
+ * 30,004,096 * 100 = -2,970,405,504 would be 1,324,561,792 as an int,
+ * and A would stay.
+ */
+Test(service_time, equal_loads_decided_by_rt)
+{
+	st_open();
+	st_add("1 1", 30000000);
+	st_add("1 100", 30000000);
+	cr_assert_eq(st_next(4096), 1);
+}
+
+/*
  * Case 2b comes before the products, so even a load whose product would
  * truncate (30,004,096 * 100 wraps to a negative int) cannot make the
  * rt-0 path win.
@@ -258,6 +291,28 @@ Test(service_time, shift_guard_boundary_on_incoming)
 	st_add("1 1", 64);
 	cr_assert_eq(st_next(ST_TEST_MAX_INFLIGHT - 64), 1, "shifted");
 }
+
+/*
+ * The same boundary on the other side of the compare: the best path's
+ * sum.  Path 0 (rt 1, 64 B) is the best when path 1 (rt 2, idle) is
+ * weighed.  At incoming = max - 64 path 0's sum is ST_MAX_INFLIGHT_SIZE:
+ * both sums shifted are 2^50 - 1, and (2^50 - 1) * 1 - (2^50 - 1) * 2 is
+ * 1 as an int: path 0 stays.  One byte less, unshifted, (2^57 - 66) -
+ * 2 * (2^57 - 2) is -62 as an int: path 1.
+ */
+Test(service_time, shift_guard_boundary_on_the_best)
+{
+	st_open();
+	st_add("1 1", 64);
+	st_add("1 2", 0);
+	cr_assert_eq(st_next(ST_TEST_MAX_INFLIGHT - 65), 1, "no shift yet");
+	st_teardown();
+
+	st_open();
+	st_add("1 1", 64);
+	st_add("1 2", 0);
+	cr_assert_eq(st_next(ST_TEST_MAX_INFLIGHT - 64), 0, "shifted");
+}
 #endif
 
 /* ---- equal relative_throughputs: case 1 for every pair ---- */
@@ -373,6 +428,35 @@ Test(service_time, list_order_survives_many_selections)
 	cr_assert_eq(ps.type->reinstate_path(&ps, &path[3]), 0);
 	for (i = 0; i < 100000; i++)
 		cr_assert_eq(st_next(4096), after[i % 5], "selection %u", i);
+}
+
+/*
+ * A renumbering during the move of a path that is not the head: the
+ * head's key is renumbered too, so it still wins the ties of its place.
+ * Three idle paths A B C, keys 1 2 3: each selection takes the head and
+ * moves it to the tail with the next key, A B C A ...  Selection 65 527
+ * is A's, with key 3 + 65 527 = 65 530.  A is then given an I/O and
+ * stays busy; the idle B and C take turns (list C A B, A B C, A C B, A B
+ * C), keys 65 531 to 65 534, the last one there is (PS_ORD_MAX, keyed.h),
+ * and the next move, B's, renumbers the list A B C 1 2 3 and gives B 4.
+ * When A's I/O ends all three are idle, and A, the head, wins the tie;
+ * had A kept its key of 65 530, C (3) would.
+ */
+Test(service_time, head_key_renumbered_while_another_moves)
+{
+	static const int turns[] = { 1, 2, 1, 2, 1 };
+	unsigned i;
+
+	st_open();
+	for (i = 0; i < 3; i++)
+		st_add("", 0);
+	for (i = 0; i < 65527; i++)
+		cr_assert_eq(st_next(4096), (int)(i % 3), "selection %u", i);
+	ps.type->start_io(&ps, &path[0], 4096, 0);
+	for (i = 0; i < ARRAY_SIZE(turns); i++)
+		cr_assert_eq(st_next(4096), turns[i], "turn %u", i);
+	ps.type->end_io(&ps, &path[0], 4096, 0, 0);
+	cr_assert_eq(st_next(4096), 0);
 }
 
 Test(service_time, all_failed_or_none_gives_null)

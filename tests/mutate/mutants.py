@@ -15,10 +15,12 @@ The operators, each applied at one place of one line:
            assert(), a free() or a *_free())
   ternary  the two arms of `c ? x : y` swapped
   const    an integer literal n replaced by n + 1 and by n - 1 (0 by 1)
-A mutant is (file, line number, operator, original line, mutated line);
-its id, file:original:mutated with blanks squeezed, does not depend on
-the line number, so the list of equivalent mutants survives edits
-elsewhere in the file.
+A mutant is (file, line number, operator, function, original line,
+mutated line); its id, `file: function(): original  =>  mutated` with
+blanks squeezed, does not depend on the line number, so the list of
+equivalent mutants survives edits elsewhere in the file; the function
+tells apart like lines of different functions (a `return 0;` that
+matters from one that does not).
 """
 import re
 
@@ -99,21 +101,37 @@ def code_only(line, mask):
 
 
 def function_body_lines(lines):
-    """Per line: True when it starts inside a function body (brace depth
-    at least 1, the outermost brace opened just after a `)`)."""
+    """Per line: the name of the function whose body the line starts in
+    (brace depth at least 1, the outermost brace opened just after a
+    `)`), or None.  The name is the last identifier before a `(` at the
+    top level of the text before that brace."""
     inside = []
-    depth, in_fn, prev = 0, False, ""
+    depth, in_fn, prev, name, cand, paren = 0, False, "", None, None, 0
+    last_id = None
     for line, mask in lines:
-        inside.append(in_fn and depth > 0)
-        for c in code_only(line, mask):
-            if c == "{":
+        inside.append(name if in_fn and depth > 0 else None)
+        for m in re.finditer(r"[A-Za-z_]\w*|\S", code_only(line, mask)):
+            t = m.group()
+            if depth == 0:
+                if t == "(":
+                    if paren == 0 and last_id:
+                        cand = last_id
+                    paren += 1
+                elif t == ")":
+                    paren -= 1
+                elif t == ";":
+                    cand, paren = None, 0
+                last_id = t if re.match(r"[A-Za-z_]", t) else None
+            if t == "{":
                 if depth == 0:
                     in_fn = prev == ")"
+                    name = cand if in_fn else None
                 depth += 1
-            elif c == "}":
+            elif t == "}":
                 depth -= 1
-            if not c.isspace():
-                prev = c
+                if depth == 0:
+                    cand, paren, name = None, 0, None
+            prev = t[-1]
     return inside
 
 
@@ -229,7 +247,8 @@ def mutants(path, text):
     out = []
     prev_code = ""
     paren = 0
-    for no, ((line, mask), body) in enumerate(zip(lines, inside), 1):
+    for no, ((line, mask), func) in enumerate(zip(lines, inside), 1):
+        body = func is not None
         code = code_only(line, mask)
         toks = tokens(code)
         depth_at_start = paren
@@ -249,7 +268,7 @@ def mutants(path, text):
             mut = line[:start] + repl + line[end:]
             if mut != line:
                 out.append({"file": path, "line": no, "op": op,
-                            "orig": line, "mut": mut})
+                            "func": func, "orig": line, "mut": mut})
 
         for k, (kind, t, pos) in enumerate(toks):
             end = pos + len(t)
@@ -281,8 +300,8 @@ def mutants(path, text):
                            line[a0:a1] + line[b1:])
                     if mut != line:
                         out.append({"file": path, "line": no,
-                                    "op": "ternary", "orig": line,
-                                    "mut": mut})
+                                    "op": "ternary", "func": func,
+                                    "orig": line, "mut": mut})
             elif kind == "num":
                 if k > 0 and toks[k - 1][1] == "[" and is_declaration(toks):
                     continue
@@ -314,5 +333,5 @@ def mutants(path, text):
 
 def mutant_id(m):
     squeeze = lambda s: " ".join(s.split())
-    return "%s: %s  =>  %s" % (m["file"], squeeze(m["orig"]),
-                              squeeze(m["mut"]))
+    return "%s: %s(): %s  =>  %s" % (m["file"], m["func"],
+                                    squeeze(m["orig"]), squeeze(m["mut"]))

@@ -2,25 +2,34 @@
 """
 run.py: make mutate.  Builds every one-line mutant of the given files
 (tests/mutate/mutants.py) and runs the fastest checks that can kill it,
-in order: the Criterion suites of that file, the whole Criterion binary,
-then (for the selectors) tests/kernel-check.sh.  Prints, per file, how
-many mutants were killed, survived, are listed as equivalent
+in order: the Criterion suites of that file, (for the selectors) make
+kernel-check's checker on the kernel's file of that selector, the rest
+of the Criterion binary, then (for the selectors) tests/kernel-check.sh
+whole.  The checker on one file takes a few seconds, the rest of the
+Criterion binary near a minute on a loaded machine, and the checker
+kills more of the mutants that pass their file's suites.
+Prints, per file, how many mutants were killed, survived, are listed
+as equivalent
 (tests/mutate/equivalent.txt, not built) or did not compile
 ("stillborn"), and the time; exits 1 if any survived.
 
 The tree is copied once to a scratch directory (build/mutate/wN/src) and
-built there at -O1 without -flto, which links in a fraction of the time;
-a mutant is written over its file in the copy, `make` rebuilds what
-depends on it, and afterwards the file, the objects and the binaries are
-put back as they were (their times too), so that the next mutant
-rebuilds only its own file.  With --jobs=N, N copies run mutants side
-by side.
+built there by make at -O1 without -flto, which links in a fraction of
+the time.  make -n gives the command of each object and link; a mutant
+is written over its file in the copy, the objects that include the file
+(their .d files say which) are compiled with make's own command into
+obj/mutant/, and the file is put back.  mpsim-tests is linked with
+those objects in place of the unmutated ones, and mpsim and
+kernel-check only for a mutant that gets past the Criterion suites: no
+make and no rebuild of anything else, and the unmutated build is never
+touched.  With --jobs=N, N copies run mutants side by side.
 
 Usage: run.py [--jobs=N] [--match=TEXT] [--list] [--stop] FILE...
 """
 import argparse
 import os
 import queue
+import shlex
 import shutil
 import signal
 import subprocess
@@ -35,33 +44,55 @@ import mutants as gen  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BUILD = "obj"
+# a mutant's objects and binaries, beside the unmutated ones
+MUT = os.path.join(BUILD, "mutant")
 MAKE = ["make", "--no-print-directory", "BUILD=" + BUILD, "CI=",
         "CFLAGS=-O1 -g"]
 
-SEL = []
-# The Criterion suites that test each file, run first; "kc" marks the
-# files whose mutants make kernel-check can see (it sets mpsim's
-# selectors beside the kernel's on the same engine, so an engine mutant
-# changes both sides alike).
+# gold links mpsim-tests in half the time of the default ld
+GOLD = shutil.which("ld.gold") is not None
+
+# The Criterion suites that test each file, run first (then the rest of
+# the binary).
+SEL = ["selectors", "call_sequence"]
 SUITES = {
-    "selectors/historical-service-time.c": (["hst"] + SEL, True),
-    "selectors/service-time.c": (["service_time"] + SEL, True),
-    "selectors/queue-length.c": (["queue_length"] + SEL, True),
-    "selectors/round-robin.c": (["round_robin"] + SEL, True),
-    "selectors/io-affinity.c": (["io_affinity"] + SEL, True),
-    "selectors/keyed.h": (["hst", "service_time"] + SEL, True),
-    "lib/cpumask.c": (["io_affinity"] + SEL, True),
-    "lib/cpumask.h": (["io_affinity"] + SEL, True),
-    "selectors/selector.c": (["hst", "service_time", "queue_length",
-                              "round_robin", "io_affinity"] + SEL, True),
-    "sim/clock.c": (["clock", "sched_clock"], False),
-    "sim/mpath.c": (["failover", "path_failures", "engine"], False),
-    "sim/delay.c": (["dm_delay", "dm_delay_sync"], False),
-    "sim/pgroup.c": (["failover", "path_failures"], False),
-    "wheels/timer-classic.c": (["timer_classic", "timer_wheels",
-                                "timer_wheel_random"], False),
-    "wheels/timer-levels.c": (["timer_levels", "timer_wheels",
-                               "timer_wheel_random"], False),
+    "selectors/historical-service-time.c": ["hst"] + SEL,
+    "selectors/service-time.c": ["service_time"] + SEL,
+    "selectors/queue-length.c": ["queue_length"] + SEL,
+    "selectors/round-robin.c": ["round_robin"] + SEL,
+    "selectors/io-affinity.c": ["io_affinity"] + SEL,
+    "selectors/keyed.h": ["hst", "service_time"] + SEL,
+    "lib/cpumask.c": ["io_affinity"] + SEL,
+    "lib/cpumask.h": ["io_affinity"] + SEL,
+    "selectors/selector.c": ["hst", "service_time", "queue_length",
+                             "round_robin", "io_affinity"] + SEL,
+    "sim/clock.c": ["clock", "sched_clock"],
+    "sim/mpath.c": ["failover", "path_failures", "engine"],
+    "sim/delay.c": ["dm_delay", "dm_delay_sync"],
+    "sim/pgroup.c": ["failover", "path_failures"],
+    "wheels/timer-classic.c": ["timer_classic", "timer_wheels",
+                               "timer_wheel_random"],
+    "wheels/timer-levels.c": ["timer_levels", "timer_wheels",
+                              "timer_wheel_random"],
+}
+# The kernel's files (drivers/md/dm-ps-NAME.c) whose selectors a mutant
+# of the file can change, for make kernel-check's checker: it runs them
+# beside mpsim's of the same name first, then kernel-check.sh whole.  The
+# engine's files have none: kernel-check sets mpsim's selector beside the
+# kernel's on the same engine, so an engine mutant changes both sides
+# alike.
+ALL_PS = ["round-robin", "queue-length", "service-time",
+          "historical-service-time", "io-affinity"]
+KSRC = {
+    "selectors/historical-service-time.c": ["historical-service-time"],
+    "selectors/service-time.c": ["service-time"],
+    "selectors/queue-length.c": ["queue-length"],
+    "selectors/round-robin.c": ["round-robin"],
+    "selectors/io-affinity.c": ["io-affinity"],
+    "selectors/keyed.h": ["historical-service-time", "service-time"],
+    "lib/cpumask.c": ["io-affinity"],
+    "lib/cpumask.h": ["io-affinity"],
+    "selectors/selector.c": ALL_PS,
 }
 
 
@@ -117,11 +148,11 @@ ENV = {k: v for k, v in os.environ.items()
        if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
 
 
-def run(cmd, cwd, timeout):
+def run(cmd, cwd, timeout, env=None):
     """Exit status of cmd, or None when it ran past timeout (killed)."""
     p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL, start_new_session=True,
-                         env=ENV)
+                         env=env or ENV)
     try:
         return p.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -136,76 +167,139 @@ class Worker:
         self.dir = os.path.join(scratch, "w%d" % n)
         self.src = os.path.join(self.dir, "src")
         self.obj = os.path.join(self.src, BUILD)
-        self.pristine = os.path.join(self.dir, "pristine")
         self.ksrc = os.path.join(self.dir, "kernel-src")
-        # there while a mutant is in the copy
-        self.dirty = os.path.join(self.dir, "dirty")
+        # the plugins of the kernel's files, kept from one mutant to the
+        # next (the kernel's side never changes)
+        self.cache = os.path.join(self.dir, "cache")
         self.timeouts = {}
-
-    def make(self, *targets):
-        return run(MAKE + [os.path.join(BUILD, t) for t in targets],
-                   self.src, 900) == 0
+        self.build_time = 0.0
 
     def prepare(self, files):
         os.makedirs(self.src, exist_ok=True)
-        if os.path.exists(self.dirty):
-            # a run stopped during a mutant: its objects may be left
-            for d in (self.obj, self.pristine):
-                if os.path.isdir(d):
-                    shutil.rmtree(d)
-            os.remove(self.dirty)
+        # a run stopped during a mutant left it in the copy: sync puts
+        # the file back, and make rebuilds what is older than it
         sync(self.src, files)
-        if not self.make("mpsim", "mpsim-tests", "kernel-check"):
+        targets = [os.path.join(BUILD, t) for t in
+                   ("mpsim", "mpsim-tests", "kernel-check")]
+        if run(MAKE + targets, self.src, 1800) != 0:
             sys.exit("mutate: the unmutated tree does not build in " +
                      self.src)
-        if os.path.exists(self.pristine):
-            shutil.rmtree(self.pristine)
-        shutil.copytree(self.obj, self.pristine, symlinks=True)
+        os.makedirs(self.cache, mode=0o700, exist_ok=True)
+        self.read_commands(targets)
+        self.read_deps()
+
+    def read_commands(self, targets):
+        """make's own commands (make -n -B): the compile of each object
+        and the three links, so that a mutant is one compile and a link
+        with the flags make would use."""
+        out = subprocess.run(MAKE + ["-n", "-B"] + targets, cwd=self.src,
+                             capture_output=True, text=True, env=ENV,
+                             check=True).stdout
+        self.compile, self.link = {}, {}
+        for line in out.split("\n"):
+            try:
+                argv = shlex.split(line)
+            except ValueError:
+                continue
+            if "-o" not in argv:
+                continue
+            target = argv[argv.index("-o") + 1]
+            if "-c" in argv and target.endswith(".o"):
+                self.compile[target] = argv
+            elif target in targets:
+                self.link[os.path.basename(target)] = argv
+        missing = {"mpsim", "mpsim-tests", "kernel-check"} - set(self.link)
+        if missing:
+            sys.exit("mutate: no link command of %s in make -n" %
+                     ", ".join(sorted(missing)))
+
+    def read_deps(self):
+        """Per source or header: the objects that include it (the .d
+        files of -MMD)."""
+        self.users = {}
+        for obj in self.compile:
+            d = os.path.join(self.src, obj[:-2] + ".d")
+            try:
+                with open(d) as f:
+                    text = f.read()
+            except OSError:
+                continue
+            rule = text.split("\n\n")[0].replace("\\\n", " ")
+            for dep in rule.split(":", 1)[1].split():
+                self.users.setdefault(os.path.normpath(dep), []).append(obj)
+
+    def mutant_path(self, p):
+        """Where a mutant's build puts what make builds at p."""
+        return os.path.join(MUT, os.path.relpath(p, BUILD))
+
+    def build(self, objs, name):
+        """Link name (mpsim, mpsim-tests, kernel-check) with objs
+        replaced by their mutant builds; False when it fails."""
+        argv = list(self.link[name])
+        i = argv.index("-o") + 1
+        out = self.mutant_path(argv[i])
+        argv[i] = out + ".tmp"
+        argv = [self.mutant_path(a) if a in objs else a for a in argv]
+        if GOLD:
+            argv.insert(1, "-fuse-ld=gold")
+        if run(argv, self.src, 600) != 0:
+            return False
+        # by rename: a test binary killed at a time-out may still be
+        # running its last process (ETXTBSY on a write)
+        os.replace(os.path.join(self.src, out + ".tmp"),
+                   os.path.join(self.src, out))
+        return True
 
     def baseline(self, paths):
         """The checks on the unmutated tree, which must pass; their
         times set the time-outs (a mutant that loops is killed)."""
-        for path in [None] + paths:
-            for stage, cmd in self.stages(path, path is None):
-                key = (stage, path) if stage == "suites" else stage
-                if key in self.timeouts:
-                    continue
-                t = time.time()
-                if run(cmd, self.src, 1800) != 0:
-                    sys.exit("mutate: %s fails on the unmutated tree "
-                             "(in %s)" % (" ".join(cmd), self.src))
-                self.timeouts[key] = max(20.0, 4 * (time.time() - t))
+        bins = {n: os.path.join(BUILD, n) for n in self.link}
+        todo = [("all", None)] + [("suites", p) for p in paths]
+        todo += [("kc-file", p) for p in paths if p in KSRC]
+        if any(p in KSRC for p in paths):
+            todo.append(("kernel-check", None))
+        for stage, path in todo:
+            cmd = self.command(stage, path, bins)
+            if cmd is None:
+                continue
+            t = time.time()
+            if run(cmd, self.src, 1800, self.env()) != 0:
+                sys.exit("mutate: %s fails on the unmutated tree "
+                         "(in %s)" % (" ".join(cmd), self.src))
+            dt = time.time() - t
+            log("mutate: unmutated %s%s: %.1f s" % (
+                stage, " of " + path if path else "", dt))
+            self.timeouts[(stage, path)] = max(20.0, 4 * dt)
 
-    def stages(self, path, kc):
-        tests = os.path.join(BUILD, "mpsim-tests")
-        if path is not None:
-            suites = SUITES.get(path, ([], False))[0]
-            if suites:
-                yield ("suites", [tests, self.crit_jobs, "--fail-fast",
-                                  "--filter=@(%s)/*" % "|".join(suites)])
-        yield ("all", [tests, self.crit_jobs, "--fail-fast"])
-        if kc:
-            yield ("kernel-check",
-                   ["sh", "tests/kernel-check.sh", os.path.join(BUILD,
-                    "mpsim"), os.path.join(BUILD, "kernel-check"),
-                    self.ksrc])
+    def env(self):
+        e = dict(ENV)
+        e["XDG_CACHE_HOME"] = self.cache
+        return e
 
-    def restore(self, since_ns):
-        """Put back every object and binary rebuilt since since_ns."""
-        for d, dirs, names in os.walk(self.obj):
-            for n in names:
-                p = os.path.join(d, n)
-                if os.lstat(p).st_mtime_ns < since_ns:
-                    continue
-                orig = os.path.join(self.pristine,
-                                    os.path.relpath(p, self.obj))
-                if os.path.exists(orig):
-                    # by rename: a killed test binary may still be
-                    # running its last process (ETXTBSY on a write)
-                    shutil.copy2(orig, p + ".tmp")
-                    os.replace(p + ".tmp", p)
-                else:
-                    os.remove(p)
+    def command(self, stage, path, bins):
+        """The command of a check; None when the file has none of that
+        kind."""
+        tests = bins["mpsim-tests"]
+        suites = SUITES.get(path, [])
+        if stage == "suites":
+            if not suites:
+                return None
+            return [tests, self.crit_jobs, "--fail-fast",
+                    "--filter=@(%s)/*" % "|".join(suites)]
+        if stage == "all":
+            return [tests, self.crit_jobs, "--fail-fast"]
+        if stage == "rest":
+            # the suites of the file have passed already
+            return [tests, self.crit_jobs, "--fail-fast"] + (
+                ["--filter=!(%s)/*" % "|".join(suites)] if suites else [])
+        if stage == "kc-file":
+            return [bins["kernel-check"], "--ops=1000000"] + [
+                os.path.join(self.ksrc, "dm-ps-%s.c" % k)
+                for k in KSRC[path]]
+        if stage == "kernel-check":
+            return ["sh", "tests/kernel-check.sh", bins["mpsim"],
+                    bins["kernel-check"], self.ksrc]
+        raise ValueError(stage)
 
     def try_mutant(self, m):
         """killed (with the stage), survived or stillborn."""
@@ -216,32 +310,52 @@ class Worker:
         lines = text.split("\n")
         assert lines[m["line"] - 1] == m["orig"]
         lines[m["line"] - 1] = m["mut"]
-        since = time.time_ns()
-        open(self.dirty, "w").close()
+        objs = set(self.users.get(os.path.normpath(m["file"]), []))
+        t0 = time.time()
+        bins = {n: self.mutant_path(os.path.join(BUILD, n))
+                for n in self.link}
         try:
             with open(path, "w") as f:
                 f.write("\n".join(lines))
-            # newer than every object, whatever the clock's grain
-            os.utime(path, ns=(since + 10**9, since + 10**9))
-            if not self.make("mpsim-tests"):
-                return "stillborn", ""
-            kc = SUITES.get(m["file"], ([], False))[1]
-            for stage, cmd in self.stages(m["file"], kc):
-                if stage == "kernel-check" and \
-                        not self.make("mpsim", "kernel-check"):
+            for o in sorted(objs):
+                argv = list(self.compile[o])
+                i = argv.index("-o") + 1
+                argv[i] = self.mutant_path(o)
+                os.makedirs(os.path.join(self.src,
+                                         os.path.dirname(argv[i])),
+                            exist_ok=True)
+                if run(argv, self.src, 600) != 0:
                     return "stillborn", ""
-                key = (stage, m["file"]) if stage == "suites" else stage
-                r = run(cmd, self.src, self.timeouts[key])
-                if r != 0:
-                    return "killed", stage if r is not None else \
-                        stage + " (time-out)"
-            return "survived", ""
         finally:
             with open(path, "w") as f:
                 f.write(text)
             os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
-            self.restore(since)
-            os.remove(self.dirty)
+        if not self.build(objs, "mpsim-tests"):
+            return "stillborn", ""
+        self.build_time = time.time() - t0
+        linked = {"mpsim-tests"}
+        for stage in ("suites", "kc-file", "rest", "kernel-check"):
+            if stage.startswith("k"):
+                if m["file"] not in KSRC:
+                    continue
+                need = {"kernel-check"} | (
+                    {"mpsim"} if stage == "kernel-check" else set())
+                for b in sorted(need - linked):
+                    if not self.build(objs, b):
+                        return "stillborn", ""
+                    linked.add(b)
+            cmd = self.command(stage, m["file"], bins)
+            if cmd is None:
+                continue
+            limit = self.timeouts[("all" if stage == "rest" else stage,
+                                   None if stage in ("rest",
+                                                     "kernel-check")
+                                   else m["file"])]
+            r = run(cmd, self.src, limit, self.env())
+            if r != 0:
+                return "killed", stage if r is not None else \
+                    stage + " (time-out)"
+        return "survived", ""
 
 
 def load_equivalent():
@@ -342,6 +456,7 @@ def main():
             except queue.Empty:
                 return
             t = time.time()
+            w.build_time = 0.0
             verdict, stage = w.try_mutant(m)
             dt = time.time() - t
             with lock:
@@ -349,9 +464,12 @@ def main():
                 per_file[m["file"]]["time"] += dt
                 if verdict == "survived":
                     survivors.append(m)
-                log("[%d/%d] %s:%d %s %s%s %.1fs" % (
+                log("[%d/%d] %s:%d %s %s%s %.1fs (build %.1fs)" % (
                     i + 1, len(todo), m["file"], m["line"], m["op"],
-                    verdict, " by " + stage if stage else "", dt))
+                    verdict, " by " + stage if stage else "", dt,
+                    w.build_time))
+                if verdict == "survived":
+                    log("    id: " + gen.mutant_id(m))
 
     threads = [threading.Thread(target=work, args=(w,)) for w in workers]
     for t in threads:
