@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "input/scenario.h"
+#include "config.h"
 #include "stats.h"
 
 /*

@@ -39,17 +39,13 @@ sweep: lib wheels selectors sim workloads input report cli'
 # five functions of them) and loads a selector's source through
 # selectors/ksource.h; the fio job-file readers of workloads/ and input/
 # call each other.  This list may only shrink.
-known='sim/engine.h include input/scenario.h
-sim/run.h include input/scenario.h
-sim/stats.h include input/scenario.h
-sim/dmsetup.c include input/table.h
+known='sim/dmsetup.c include input/table.h
 sim/pgroup.c include input/table.h
 sim/pgroup.c include selectors/ksource.h
 sim/pgroup.c call ps_type_of
 sim/run.c include workloads/fio.h
 sim/run.c call iolog_load
 sim/run.c call iolog_free
-sim/run.c call job_iodepth
 sim/dmsetup.c call path_dev_name
 sim/pgroup.c call path_dev_name
 sim/pgroup.c call mp_table_from_scenario
@@ -58,18 +54,12 @@ workloads/fio.h include input/ini.h
 workloads/fio.h include input/scenario.h
 workloads/fio-bs.c call parse_size
 workloads/fio-bs.c call parse_uint
-workloads/fio-opts.c call fio_ddir_name
-workloads/fio-opts.c call ioengine_name
-workloads/fio-opts.c call ioengine_osync_flushes
 workloads/fio-opts.c call parse_bool
 workloads/fio-opts.c call parse_bytes
 workloads/fio-opts.c call parse_count
 workloads/fio-opts.c call parse_duration
 workloads/fio-opts.c call parse_uint
-workloads/fio-read.c call ini_parse
-workloads/job-flow.c call job_iodepth
-workloads/job.c call ioengine_osync_flushes
-workloads/job.c call job_iodepth'
+workloads/fio-read.c call ini_parse'
 
 folders=$(echo "$rules" | cut -d: -f1)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/layers.XXXXXX")
