@@ -13,7 +13,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "selectors/ksource.h"
 #include "engine.h"
 #include "input/table.h"
 #include "wheels/timer-wheel.h"

@@ -41,8 +41,6 @@ sweep: lib wheels selectors sim workloads input report cli'
 # call each other.  This list may only shrink.
 known='sim/dmsetup.c include input/table.h
 sim/pgroup.c include input/table.h
-sim/pgroup.c include selectors/ksource.h
-sim/pgroup.c call ps_type_of
 sim/run.c include workloads/fio.h
 sim/run.c call iolog_load
 sim/run.c call iolog_free
