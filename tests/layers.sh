@@ -39,15 +39,11 @@ sweep: lib wheels selectors sim workloads input report cli'
 # five functions of them) and loads a selector's source through
 # selectors/ksource.h; the fio job-file readers of workloads/ and input/
 # call each other.  This list may only shrink.
-known='sim/dmsetup.c include input/table.h
-sim/pgroup.c include input/table.h
+known='sim/pgroup.c include input/table.h
 sim/run.c include workloads/fio.h
 sim/run.c call iolog_load
 sim/run.c call iolog_free
-sim/dmsetup.c call path_dev_name
-sim/pgroup.c call path_dev_name
 sim/pgroup.c call mp_table_from_scenario
-sim/pgroup.c call mp_table_free
 workloads/fio.h include input/ini.h
 workloads/fio.h include input/scenario.h
 workloads/fio-bs.c call parse_size
