@@ -40,9 +40,6 @@ sweep: lib wheels selectors sim workloads input report cli'
 # selectors/ksource.h; the fio job-file readers of workloads/ and input/
 # call each other.  This list may only shrink.
 known='sim/pgroup.c include input/table.h
-sim/run.c include workloads/fio.h
-sim/run.c call iolog_load
-sim/run.c call iolog_free
 sim/pgroup.c call mp_table_from_scenario
 workloads/fio.h include input/ini.h
 workloads/fio.h include input/scenario.h
