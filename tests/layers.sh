@@ -41,7 +41,6 @@ sweep: lib wheels selectors sim workloads input report cli'
 # call each other.  This list may only shrink.
 known='sim/pgroup.c include input/table.h
 sim/pgroup.c call mp_table_from_scenario
-workloads/fio.h include input/ini.h
 workloads/fio.h include input/scenario.h
 workloads/fio-bs.c call parse_size
 workloads/fio-bs.c call parse_uint
@@ -49,8 +48,7 @@ workloads/fio-opts.c call parse_bool
 workloads/fio-opts.c call parse_bytes
 workloads/fio-opts.c call parse_count
 workloads/fio-opts.c call parse_duration
-workloads/fio-opts.c call parse_uint
-workloads/fio-read.c call ini_parse'
+workloads/fio-opts.c call parse_uint'
 
 folders=$(echo "$rules" | cut -d: -f1)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/layers.XXXXXX")
