@@ -34,11 +34,10 @@ report: lib wheels selectors sim workloads input
 cli: lib wheels kcompat selectors sim workloads input report
 sweep: lib wheels selectors sim workloads input report cli'
 
-# Ties that still run the wrong way, each by name: the engine still takes
-# its configuration's types from input/scenario.h and input/table.h (and
-# five functions of them) and loads a selector's source through
-# selectors/ksource.h; the fio job-file readers of workloads/ and input/
-# call each other.  This list may only shrink.
+# Ties that still run the wrong way, each by name: the engine still builds
+# its table with input/table.h's reader, and fio's option readers of
+# workloads/ take input/'s value readers (parse_*).  This list may only
+# shrink.
 known='sim/pgroup.c include input/table.h
 sim/pgroup.c call mp_table_from_scenario
 workloads/fio.h include input/scenario.h
