@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "lib/cpumask.h"
-#include "ksource.h"	/* ps_source_load: a selector_source */
 #include "selector.h"
 
 /*
@@ -53,20 +52,6 @@ const struct ps_type *ps_find(const char *name)
 			return t;
 	}
 	return NULL;
-}
-
-const struct ps_type *ps_type_of(const char *selector, const char *source,
-				 char *err)
-{
-	const struct ps_type *t;
-
-	if (source && *source)
-		return ps_source_load(source, err);
-	t = ps_find(selector);
-	if (!t)
-		input_error(err, "unknown selector '%s' (see: mpsim list "
-			    "selectors)", selector);
-	return t;
 }
 
 int ps_split_args(char *buf, char **argv, char *error)

@@ -20,14 +20,15 @@ build=${1:-build}
 # report, cli, sweep, mpsim.c.  selectors/ may use the kernel's clock
 # (sim/clock.[ch], the jiffies and ktime a kernel selector reads) and
 # sim/sim.h's vocabulary, nothing else of the engine; sim/ reaches the
-# selectors through their contract (selectors/selector.h) and the
+# selectors through their contract (selectors/selector.h, defined in
+# selector.c and ps-type.c) and the
 # workloads through sim/workload.h alone (its calls into workloads/ are
 # the functions that header declares).
 rules='lib:
 wheels: lib
 kcompat: lib
 selectors: lib kcompat sim/sim.h sim/clock.h sim/clock.c
-sim: lib wheels selectors/selector.h selectors/selector.c workloads/call
+sim: lib wheels selectors/selector.h selectors/selector.c selectors/ps-type.c workloads/call
 workloads: lib wheels sim
 input: lib wheels selectors sim workloads
 report: lib wheels selectors sim workloads input
