@@ -210,7 +210,7 @@ live-check: deps-live
 # ksource.c is left out: it loads the kernel's own file, the reference
 # kernel-check compares against, and holds no decision of a selector;
 # kguard.c watches a loaded plugin and decides nothing either.
-MUTATE_SEL    := $(filter-out selectors/ksource.c selectors/kguard.c,$(sort $(wildcard selectors/*.c))) \
+MUTATE_SEL    := $(filter-out selectors/ksource.c selectors/kguard.c selectors/ps-type.c,$(sort $(wildcard selectors/*.c))) \
                  $(sort $(wildcard selectors/*.h)) lib/cpumask.c lib/cpumask.h
 MUTATE_ENGINE := sim/clock.c sim/mpath.c sim/delay.c sim/pgroup.c \
                  $(sort $(wildcard wheels/*.c))

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "workloads/fio.h"
-#include "ini.h"
+#include "lib/ini.h"
 #include "scenario-int.h"
 
 enum section {

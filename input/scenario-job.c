@@ -10,24 +10,6 @@
 #include "workloads/fio.h"
 #include "scenario-int.h"
 
-static const char *const ioengine_names[] = {
-	[IOENGINE_PSYNC] = "psync",
-	[IOENGINE_SYNC] = "sync",
-	[IOENGINE_PVSYNC] = "pvsync",
-	[IOENGINE_PVSYNC2] = "pvsync2",
-	[IOENGINE_VSYNC] = "vsync",
-	[IOENGINE_LIBAIO] = "libaio",
-	[IOENGINE_IO_URING] = "io_uring",
-	[IOENGINE_POSIXAIO] = "posixaio",
-};
-
-const char *ioengine_name(enum ioengine e)
-{
-	if ((unsigned)e >= ARRAY_SIZE(ioengine_names))
-		return "?";
-	return ioengine_names[e];
-}
-
 /* fio's modes, trims included; an offset modifier ("read:8k") is warned
  * about and ignored (workloads/fio-opts.c). */
 int set_rw(struct target *t, const char *v, char *err)

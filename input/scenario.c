@@ -12,50 +12,6 @@
 #include "workloads/fio.h"
 #include "scenario-int.h"
 
-static const char *const rw_names[] = {
-	[RW_READ] = "read",
-	[RW_WRITE] = "write",
-	[RW_RANDREAD] = "randread",
-	[RW_RANDWRITE] = "randwrite",
-	[RW_RW] = "rw",
-	[RW_RANDRW] = "randrw",
-	[RW_TRIM] = "trim",
-	[RW_RANDTRIM] = "randtrim",
-	[RW_TRIMWRITE] = "trimwrite",
-	[RW_RANDTRIMWRITE] = "randtrimwrite",
-};
-
-const char *rw_name(enum rw_mode rw)
-{
-	return (unsigned)rw < ARRAY_SIZE(rw_names) ? rw_names[rw] : "?";
-}
-
-const char *fio_ddir_name(unsigned d)
-{
-	static const char *const names[] = {
-		[DDIR_READ] = "read", [DDIR_WRITE] = "write",
-		[DDIR_TRIM] = "trim", [DDIR_SYNC] = "sync",
-	};
-
-	return d < ARRAY_SIZE(names) ? names[d] : "?";
-}
-
-bool ioengine_sync(enum ioengine e)
-{
-	return e != IOENGINE_LIBAIO && e != IOENGINE_IO_URING &&
-	       e != IOENGINE_POSIXAIO;
-}
-
-bool ioengine_osync_flushes(enum ioengine e)
-{
-	return e != IOENGINE_LIBAIO && e != IOENGINE_IO_URING;
-}
-
-unsigned job_iodepth(const struct job_conf *j)
-{
-	return ioengine_sync(j->ioengine) ? 1 : j->iodepth;
-}
-
 /* ---- defaults ---- */
 
 void scenario_init(struct scenario *sc)

@@ -803,17 +803,3 @@ const struct ps_type *ps_source_load(const char *path, char *err)
 	loaded = k;
 	return &k->ops;
 }
-
-const struct ps_type *ps_type_of(const char *selector, const char *source,
-				 char *err)
-{
-	const struct ps_type *t;
-
-	if (source && *source)
-		return ps_source_load(source, err);
-	t = ps_find(selector);
-	if (!t)
-		input_error(err, "unknown selector '%s' (see: mpsim list "
-			    "selectors)", selector);
-	return t;
-}

@@ -30,14 +30,6 @@
  */
 const struct ps_type *ps_source_load(const char *path, char *err);
 
-/*
- * The selector a scenario names: the file of source when it is not
- * empty, else the built-in called selector.  NULL with err set when
- * there is none.
- */
-const struct ps_type *ps_type_of(const char *selector, const char *source,
-				 char *err);
-
 /* The cache directory plugins are built in (for messages and tests);
  * writes it into buf (PATH_MAX bytes). */
 void ps_source_cache_dir(char *buf, size_t len);

@@ -130,6 +130,13 @@ extern const unsigned ps_nr_types;
 
 /* Look a type up by kernel name or alias; NULL if unknown. */
 const struct ps_type *ps_find(const char *name);
+/*
+ * The selector a scenario names: the file of source when it is not
+ * empty (ksource.h), else the built-in called selector.  NULL with err
+ * set when there is none.
+ */
+const struct ps_type *ps_type_of(const char *selector, const char *source,
+				 char *err);
 
 /* ---- helpers shared by the selectors (what dm core gives the kernel's) ---- */
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "engine.h"
-#include "input/table.h"
+#include "mp-table.h"
 
 /* Room for one line: the kernel's status buffer is a page or more;
  * every word here is bounded. */

@@ -25,7 +25,7 @@
 
 #include "selectors/selector.h"
 #include "event.h"
-#include "input/scenario.h"
+#include "config.h"
 #include "sim.h"
 #include "stats.h"
 #include "trace.h"

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "selectors/ksource.h"
 #include "engine.h"
-#include "input/table.h"
+#include "input/table.h"	/* mp_table_from_scenario */
+#include "mp-table.h"
 #include "wheels/timer-wheel.h"
 
 int pg_setup(struct mpath *m, char *err)

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workloads/fio.h"	/* iolog_load: a replayed log's sizes */
 #include "delay.h"
 #include "engine.h"
 #include "progress.h"
@@ -34,25 +33,10 @@ static double run_mean_bytes(const struct scenario *sc)
 		const struct job_conf *c = &sc->jobs[i];
 		double wj = (double)c->numjobs *
 			    (open ? c->rate_iops : (double)job_iodepth(c));
-		double mean = bs_mean(c);
+		double mean;
 
-		if (c->read_iolog[0]) {
-			struct iolog log;
-			char err[ERR_MAX];
-			uint64_t n = 0, bytes = 0;
-			unsigned d;
-
-			if (iolog_load(&log, c->read_iolog, err))
-				continue;	/* refused when the run builds */
-			for (d = 0; d < DDIR_NR; d++) {
-				if (c->replay_skip & 1U << d)
-					continue;
-				n += log.ios[d];
-				bytes += log.bytes[d];
-			}
-			iolog_free(&log);
-			mean = n ? (double)bytes / (double)n : 0;
-		}
+		if (job_mean_bytes(c, &mean))
+			continue;	/* refused when the run builds */
 		sum += wj * mean;
 		w += wj;
 	}

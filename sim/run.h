@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "input/scenario.h"
+#include "config.h"
 #include "stats.h"
 
 /*

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "input/scenario.h"
+#include "config.h"
 #include "sim.h"
 
 struct series;

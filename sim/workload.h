@@ -66,6 +66,11 @@ void job_window(const struct scenario *sc, sim_ns *ramp, sim_ns *runtime);
 /* ---- engine -> workload: workloads/bs.c ---- */
 /* The mean size of the job's I/Os (rw mix, bs, bsrange, bssplit). */
 double bs_mean(const struct job_conf *c);
+/* ---- engine -> workload: workloads/iolog.c ---- */
+/* The mean size of the job's I/Os as it runs them: its replayed log's
+ * (the directions replay_skip leaves) for read_iolog=, else bs_mean();
+ * -EINVAL when the log cannot be read (the run refuses it when built). */
+int job_mean_bytes(const struct job_conf *c, double *mean);
 
 /* ---- workload -> engine: sim/cpu.c, sim/mpath.c ---- */
 /* Submit an I/O: dm maps it after the submission's CPU time. */

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "input/ini.h"
+#include "lib/ini.h"
 #include "input/scenario.h"
 
 /* ---- workloads/fio-read.c: the job-file reader ---- */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/workload.h"	/* job_mean_bytes: the engine calls it */
 #include "fio.h"
 
 /*
@@ -347,4 +348,28 @@ void iolog_free(struct iolog *log)
 {
 	free(log->e);
 	memset(log, 0, sizeof(*log));
+}
+
+int job_mean_bytes(const struct job_conf *c, double *mean)
+{
+	struct iolog log;
+	char err[ERR_MAX];
+	uint64_t n = 0, bytes = 0;
+	unsigned d;
+
+	if (!c->read_iolog[0]) {
+		*mean = bs_mean(c);
+		return 0;
+	}
+	if (iolog_load(&log, c->read_iolog, err))
+		return -EINVAL;
+	for (d = 0; d < DDIR_NR; d++) {
+		if (c->replay_skip & 1U << d)
+			continue;
+		n += log.ios[d];
+		bytes += log.bytes[d];
+	}
+	iolog_free(&log);
+	*mean = n ? (double)bytes / (double)n : 0;
+	return 0;
 }

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "ini.h"
-#include "sim/sim.h"
+#include "text-file.h"
+#include "util.h"
 
 /* Classifies one line (already a private, writable copy) and calls fn. */
 static int ini_line(char *buf, unsigned lineno, ini_handler fn, void *ctx,
