@@ -76,7 +76,7 @@ FUZZ_CC ?= clang
 SAN     = address,undefined,float-cast-overflow
 
 .PHONY: all run test check-long bench asan valgrind noopt results plots \
-        kernel-check slurm-check live-check mutate mutate-selectors check check-slow \
+        kernel-check slurm-check live-check mutate mutate-selectors check check-slow timings \
         clean deps deps-run deps-test deps-check deps-slurm deps-live results-dm-delay-sync results-alua-failover install uninstall \
         fuzz fuzz-bins fuzz-build fuzz-corpus
 all: mpsim
@@ -173,6 +173,13 @@ test: deps-test
 check-slow: deps-test
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests
 	BUILD=$(BUILD) bash tests/run-suites.sh check
+
+# make test's and make check's wall and CPU time and what they run,
+# measured here, into docs/testing.md (tests/timings.sh); TIMINGS=test
+# measures make test alone
+TIMINGS ?= test check
+timings:
+	bash tests/timings.sh --write docs/testing.md $(TIMINGS)
 
 # linux-source-6.1's selectors beside mpsim's (tests/kernel-check.sh)
 kernel-check: deps-check
