@@ -58,11 +58,11 @@ CRIT_LIBS   := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null || echo -lcrit
 ALL_CFLAGS  = -std=gnu11 $(WARN) -I. $(GSL_CFLAGS) -MMD -MP $(CFLAGS)
 ALL_LDLIBS  = $(GSL_LIBS) -lm -ldl $(LDLIBS)
 
-SRC      := $(sort $(wildcard sim/*.c cli/*.c input/*.c wheels/*.c selectors/*.c workloads/*.c))
+SRC      := $(sort $(wildcard lib/*.c sim/*.c cli/*.c report/*.c sweep/*.c input/*.c wheels/*.c selectors/*.c workloads/*.c))
 OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(BUILD)/scenarios.o $(BUILD)/kcompat-files.o
 # kcompat/ and what it includes, carried in the binary (selectors/ksource.c)
 KCOMPAT  := $(sort $(wildcard kcompat/*.h kcompat/*/*.h kcompat/*/*/*.h)) \
-            kcompat/kcompat.c sim/list.h selectors/cpumask.h selectors/cpumask.c
+            kcompat/kcompat.c lib/list.h lib/cpumask.h lib/cpumask.c
 SCN      := $(sort $(wildcard workloads/scenarios/*.ini))
 TEST_SRC := $(filter-out tests/kernel-check.c,$(sort $(wildcard tests/*.c)))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
@@ -202,7 +202,7 @@ live-check: deps-live
 # kernel-check compares against, and holds no decision of a selector;
 # kguard.c watches a loaded plugin and decides nothing either.
 MUTATE_SEL    := $(filter-out selectors/ksource.c selectors/kguard.c,$(sort $(wildcard selectors/*.c))) \
-                 $(sort $(wildcard selectors/*.h))
+                 $(sort $(wildcard selectors/*.h)) lib/cpumask.c lib/cpumask.h
 MUTATE_ENGINE := sim/clock.c sim/mpath.c sim/delay.c sim/pgroup.c \
                  $(sort $(wildcard wheels/*.c))
 MUTATE_JOBS   ?= 1

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/sweep.h"
+#include "sweep/sweep.h"
 #include "selectors/kguard.h"
 
 static const struct command {

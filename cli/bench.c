@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "selectors/cpumask.h"
+#include "lib/cpumask.h"
 #include "selectors/selector.h"
 #include "bench.h"
 #include "cli.h"

@@ -1,6 +1,7 @@
 /*
- * cli.c: option handling shared by the commands, and the commands that
- * run a scenario (run, compare) or describe what is built in (list).
+ * cli.c: option handling shared by the commands (the words themselves:
+ * cli/option.c), and the commands that run a scenario (run, compare) or
+ * describe what is built in (list).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,54 +11,13 @@
 #include "selectors/ksource.h"
 #include "selectors/selector.h"
 #include "cli.h"
-#include "sweep.h"
 #include "sim/run.h"
-#include "sim/safe-file.h"
+#include "lib/safe-file.h"
 #include "sim/trace.h"
 
 #define DEFAULT_SCENARIO	"hst-bio-mpath"
 
 const char *mpsim_argv0;
-
-int cli_option(int argc, char **argv, int i, const char **key, size_t *klen,
-	       const char **value, char *err)
-{
-	const char *a = argv[i], *eq;
-
-	if (strncmp(a, "--", 2) || !a[2])
-		return input_error(err, "unexpected argument '%s' (options are --key=value)", a);
-	a += 2;
-	eq = strchr(a, '=');
-	*key = a;
-	if (eq) {
-		*klen = (size_t)(eq - a);
-		*value = eq + 1;
-		return 1;
-	}
-	*klen = strlen(a);
-	if (i + 1 < argc && strncmp(argv[i + 1], "--", 2)) {
-		*value = argv[i + 1];
-		return 2;
-	}
-	*value = NULL;			/* a flag: --time_based */
-	return 1;
-}
-
-bool cli_key_is(const char *key, size_t klen, const char *name)
-{
-	return strlen(name) == klen && !strncmp(key, name, klen);
-}
-
-/* The options are echoed on the outputs' first line (CSV's "# mpsim ...")
- * and handed to workers and scripts line by line: a line break would
- * split them, so every command refuses it the same way. */
-int cli_one_line(const char *key, size_t klen, const char *val, char *err)
-{
-	if (val && strpbrk(val, "\n\r"))
-		return input_error(err, "--%.*s: a value may not hold a line "
-				   "break", (int)klen, key);
-	return 0;
-}
 
 /* The options the commands read themselves; the others go to the scenario. */
 static const char *const cli_keys[] = {
@@ -371,7 +331,7 @@ static int write_whole(const char *what, const char *path, const char *buf,
 		mpsim_error("%s: %s", what, err);
 		return r == -EINVAL ? EXIT_BAD_INPUT : EXIT_FAILED;
 	}
-	if (sweep_write_full(sf.fd, buf, len, -1)) {
+	if (write_full(sf.fd, buf, len, -1)) {
 		mpsim_error("%s: cannot write %s: %s", what, path,
 			    strerror(errno));
 		safe_abort(&sf);
@@ -568,8 +528,9 @@ static int run_or_compare(int argc, char **argv, bool compare)
 		cli_free_run(&o);
 		return EXIT_BAD_INPUT;
 	}
-	/* a single run shows fio's status line on a terminal */
-	x.watch.progress = !compare && isatty(STDERR_FILENO);
+	/* fio's status line on a terminal; a comparison's counts its
+	 * columns (compare_run_watched) */
+	x.watch.progress = isatty(STDERR_FILENO);
 	x.watch.dmsetup = !compare && o.format == FMT_DMSETUP;
 	if (compare)
 		r = compare_run_watched(&o.sc, o.seed, x.columns, &x.watch,

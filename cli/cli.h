@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "input/scenario.h"
 
 enum exit_code {

@@ -8,11 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "selectors/ksource.h"
 #include "selectors/selector.h"
 #include "cli.h"
-#include "report.h"
+#include "report/report.h"
 #include "sim/run.h"
 
 /*
@@ -134,6 +135,7 @@ int compare_run_watched(const struct scenario *sc, uint64_t seed,
 			const char *columns, const struct run_watch *w,
 			struct compare_result *cr, char *err)
 {
+	struct run_watch part = { 0 };
 	unsigned i, n;
 	int r;
 
@@ -153,6 +155,12 @@ int compare_run_watched(const struct scenario *sc, uint64_t seed,
 	n = cr->nr_cols;
 	cr->nr_cols = 0;
 	cr->runs = xcalloc(n, sizeof(*cr->runs));
+	/* one progress line for the whole comparison, column by column */
+	if (w) {
+		part = *w;
+		part.parts = n;
+		clock_gettime(CLOCK_MONOTONIC, &part.since);
+	}
 	for (i = 0; i < n; i++) {
 		const struct compare_col *c = cr->cols[i];
 		const struct ps_type *own;
@@ -169,7 +177,10 @@ int compare_run_watched(const struct scenario *sc, uint64_t seed,
 				col.selector_args[0] = '\0';
 		}
 		col.clock = c->clock;
-		r = run_scenario_watched(&col, seed, w, &cr->runs[i], err);
+		part.part = i;
+		part.label = c->label;
+		r = run_scenario_watched(&col, seed, w ? &part : NULL,
+					 &cr->runs[i], err);
 		scenario_free(&col);
 		if (r) {
 			compare_free(cr);
@@ -218,6 +229,51 @@ static double busy(const struct run_result *r, unsigned p)
 	return report_ratio(r->path[p].busy, r->window);
 }
 
+/* A share cell: two decimals, more for a share under 0.01 (0.003), 0
+ * for none. */
+static void share_cell(FILE *f, double v)
+{
+	char buf[32];
+
+	human_share(buf, sizeof(buf), v, 2);
+	fprintf(f, " %s |", buf);
+}
+
+/* The legend under the table, wrapped to a terminal's width. */
+#define LEGEND_WIDTH	78
+
+static void compare_legend(FILE *f, const struct scenario *sc,
+			   const struct compare_result *cr, int at)
+{
+	static const char best[] = " Best: capacity share, slots / mean cost, "
+				   "normalised.";
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	unsigned i, c;
+
+	if (!m) {
+		perror("mpsim");
+		abort();
+	}
+	fputs("Share of I/Os per path.", m);
+	for (c = 0; c < cr->nr_cols; c++) {
+		fprintf(m, " %s: %s.", cr->cols[c]->label, cr->cols[c]->what);
+		if ((int)c == at)
+			fputs(best, m);
+	}
+	if (at < 0)
+		fputs(best, m);
+	for (i = 0, c = 0; c < cr->nr_cols; c++)
+		i += !strcmp(cr->cols[c]->selector, "historical-service-time");
+	if (sc->mode == MODE_REQUEST && i > 1)
+		fputs(" In request mode the HST columns are one run: a request "
+		      "is stamped at dispatch, whatever the bio clock.", m);
+	fclose(m);
+	text_wrapped(f, text, LEGEND_WIDTH);
+	free(text);
+}
+
 static void compare_table(FILE *f, const struct provenance *pv,
 			  const struct scenario *sc,
 			  const struct compare_result *cr)
@@ -232,7 +288,8 @@ static void compare_table(FILE *f, const struct provenance *pv,
 		(double)sc->uptime / 1e9, (unsigned long long)pv->seed,
 		pv->options && *pv->options ? ", options: " : "",
 		pv->options ? pv->options : "");
-	fputs("| disk |", f);
+	/* "path", as run's table says */
+	fputs("| path |", f);
 	if (at < 0)
 		fputs(" Best |", f);
 	for (c = 0; c < cr->nr_cols; c++) {
@@ -247,11 +304,11 @@ static void compare_table(FILE *f, const struct provenance *pv,
 	for (i = 0; i < r0->nr_paths; i++) {
 		fprintf(f, "| %s |", r0->names[i]);
 		if (at < 0)
-			fprintf(f, " %.2f |", r0->best[i]);
+			share_cell(f, r0->best[i]);
 		for (c = 0; c < cr->nr_cols; c++) {
-			fprintf(f, " %.2f |", share(&cr->runs[c], i));
+			share_cell(f, share(&cr->runs[c], i));
 			if ((int)c == at)
-				fprintf(f, " %.2f |", r0->best[i]);
+				share_cell(f, r0->best[i]);
 		}
 		fputc('\n', f);
 	}
@@ -263,21 +320,8 @@ static void compare_table(FILE *f, const struct provenance *pv,
 		if ((int)c == at)
 			fputs(" |", f);
 	}
-	fputs("\n\nShare of I/Os per path.", f);
-	for (c = 0; c < cr->nr_cols; c++) {
-		fprintf(f, " %s: %s.", cr->cols[c]->label, cr->cols[c]->what);
-		if ((int)c == at)
-			fputs(" Best: capacity share, slots / mean cost, "
-			      "normalised.", f);
-	}
-	if (at < 0)
-		fputs(" Best: capacity share, slots / mean cost, normalised.", f);
-	for (i = 0, c = 0; c < cr->nr_cols; c++)
-		i += !strcmp(cr->cols[c]->selector, "historical-service-time");
-	if (sc->mode == MODE_REQUEST && i > 1)
-		fputs(" In request mode the HST columns are one run: a request "
-		      "is stamped at dispatch, whatever the bio clock.", f);
-	fputc('\n', f);
+	fputs("\n\n", f);
+	compare_legend(f, sc, cr, at);
 }
 
 /* CSV: a row per path and column, then per column a total row with

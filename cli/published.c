@@ -180,7 +180,9 @@ static int published_tables(FILE *f, uint64_t seed, char *err)
 	if (r)
 		return r;
 
-	fprintf(f, "<!-- mpsim %s published --seed=%llu -->\n", MPSIM_VERSION,
+	/* its title first, then what produced it, as every output says */
+	fprintf(f, "## The 2022 historical-service-time table beside "
+		"mpsim's\n\nmpsim %s: published, seed %llu\n\n", MPSIM_VERSION,
 		(unsigned long long)seed);
 	fputs("The 2022 mail's table (docs/kernel-model.md §6.2) beside mpsim's, on the "
 	      "calibrated devices (built-in hst-bio-mpath: exponential "
@@ -259,8 +261,9 @@ static int sensitivity(FILE *f, uint64_t seed, char *err)
 {
 	unsigned i, c, at = 0;
 
-	fprintf(f, "<!-- mpsim %s published --sensitivity --seed=%llu -->\n",
-		MPSIM_VERSION, (unsigned long long)seed);
+	fprintf(f, "## How far the 2022 table's match moves with the model's "
+		"assumptions\n\nmpsim %s: published --sensitivity, seed %llu"
+		"\n\n", MPSIM_VERSION, (unsigned long long)seed);
 	fputs("How far mpsim's table moves from the mail's when one "
 	      "assumption of the calibrated model changes (the others stay "
 	      "as built in).  Each cell is the largest |mpsim - mail| over "

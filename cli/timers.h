@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "sim/sim.h"
 #include "wheels/timer-wheel.h"
 

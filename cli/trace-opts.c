@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "sim/safe-file.h"
+#include "lib/safe-file.h"
 #include "sim/trace.h"
 
 const char *const trace_option_names[] = {

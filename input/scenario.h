@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "selectors/cpumask.h"
+#include "lib/cpumask.h"
 #include "sim/clock.h"
 #include "sim/sim.h"
 

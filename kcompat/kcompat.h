@@ -30,8 +30,8 @@
 
 #define KC(x)	x
 #include "kcompat-abi.h"
-#include "../sim/list.h"
-#include "../selectors/cpumask.h"
+#include "../lib/list.h"
+#include "../lib/cpumask.h"
 
 /* ---- types ---- */
 typedef unsigned char u8;
@@ -296,7 +296,7 @@ static inline unsigned int cpu_to_node(unsigned int cpu)
 {
 	return ps_cpu_to_node(cpu, nr_cpu_ids, nr_node_ids);
 }
-/* the CPUs of a node: an ascending block (selectors/cpumask.h) */
+/* the CPUs of a node: an ascending block (lib/cpumask.h) */
 const struct cpumask *cpumask_of_node(unsigned int node);
 
 /* per-CPU data: one copy per simulated CPU */

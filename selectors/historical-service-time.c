@@ -30,7 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sim/list.h"
+#include "lib/list.h"
 #include "sim/sim.h"
 #include "keyed.h"
 #include "selector.h"

@@ -19,7 +19,7 @@
 #include <stdio.h>
 
 #include "sim/sim.h"
-#include "cpumask.h"
+#include "lib/cpumask.h"
 #include "selector.h"
 
 struct ioa_path;

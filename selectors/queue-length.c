@@ -1,7 +1,7 @@
 /* queue-length.c: "queue-length" policy; mirrors drivers/md/dm-ps-queue-length.c */
 #include <stdio.h>
 
-#include "sim/list.h"
+#include "lib/list.h"
 #include "selector.h"
 
 #define QL_MIN_IO	1	/* default repeat_count (128 in 0.1.0) */

@@ -1,7 +1,7 @@
 /* round-robin.c: "round-robin" policy; mirrors drivers/md/dm-ps-round-robin.c */
 #include <stdio.h>
 
-#include "sim/list.h"
+#include "lib/list.h"
 #include "selector.h"
 
 #define RR_MIN_IO	1	/* default repeat_count (1000 up to v4.5) */

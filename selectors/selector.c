@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpumask.h"
+#include "lib/cpumask.h"
 #include "selector.h"
 
 /*

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sim/list.h"
+#include "lib/list.h"
 #include "keyed.h"
 #include "selector.h"
 

@@ -22,11 +22,16 @@ struct run_progress {
 	sim_ns next;			/* simulated time of the next look */
 	sim_ns last_at;			/* simulated time of the last line */
 	uint64_t last_ios;		/* completions at the last line */
+	/* part `part` of `parts` of a command (struct run_watch), named
+	 * label; t0 is then the command's start.  parts 0: one run */
+	unsigned part, parts;
+	const char *label;
 };
 
 /* Simulated time between two looks at the wall clock. */
 #define PROGRESS_STEP	NSEC_PER_MSEC
 
+/* Set part, parts, label and t0 first for a part of a command. */
 void progress_start(struct sim *s, struct run_progress *pg);
 /* A look at the wall clock before an event due at t; prints when due. */
 void progress_tick(struct sim *s, sim_ns t);

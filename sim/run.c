@@ -289,8 +289,13 @@ int run_scenario_watched(const struct scenario *sc, uint64_t seed,
 		res->series->want_dmsetup = w->dmsetup;
 		s.series = res->series;
 	}
-	if (w && w->progress)
+	if (w && w->progress) {
+		pg.part = w->part;
+		pg.parts = w->parts;
+		pg.label = w->label;
+		pg.t0 = w->since;
 		progress_start(&s, &pg);
+	}
 	if (ramp)
 		sim_schedule(&s, s.stats_from, EV_RAMP_END, NULL);
 	if (runtime)
@@ -305,6 +310,7 @@ int run_scenario_watched(const struct scenario *sc, uint64_t seed,
 	sim_loop(&s);
 	if (s.cut[0]) {
 		snprintf(err, ERR_MAX, "the run cannot finish: %.200s", s.cut);
+		progress_end(&s);	/* the error has a line of its own */
 		sim_free(&s);
 		run_result_free(res);
 		return -ERANGE;

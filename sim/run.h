@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "input/scenario.h"
 #include "stats.h"
@@ -45,6 +46,12 @@ struct run_watch {
 	bool dmsetup;		/* ... with the device's dmsetup lines at
 				   each interval's end (--format=dmsetup) */
 	bool progress;		/* the status line on stderr (a terminal) */
+	/* ... for a run that is part `part` (from 0) of `parts` of one
+	 * command begun at wall time `since` (compare's columns): the line
+	 * counts the whole command and names the part; parts 0: one run */
+	unsigned part, parts;
+	const char *label;
+	struct timespec since;
 	const struct trace_conf *trace;	/* --trace, --blktrace; NULL: none */
 };
 

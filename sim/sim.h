@@ -1,5 +1,6 @@
 /*
- * sim.h: mpsim's core vocabulary (simulated time, error kinds, allocation)
+ * sim.h: mpsim's core vocabulary (simulated time; error kinds and
+ * allocation from lib/util.h)
  * and the design notes every module relies on.
  *
  * NOTES ON THE DESIGN
@@ -62,6 +63,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/util.h"
+
 typedef uint64_t sim_ns;		/* simulated ns since boot (ktime) */
 
 #define NSEC_PER_USEC	1000ULL
@@ -83,74 +86,5 @@ typedef uint64_t sim_ns;		/* simulated ns since boot (ktime) */
 #define SIM_TIME_MAX	(100000000ULL * NSEC_PER_SEC)	/* 1e8 s, ~3.2 years */
 #define SIM_CLOCK_MAX	(1ULL << 62)		/* ~146 years of uptime */
 
-/* Room for one bad-input message, including its file:line prefix. */
-#define ERR_MAX		256
-
-/*
- * Formats a bad-input message into err (ERR_MAX bytes) and returns -EINVAL,
- * so a parser can say `return input_error(err, "bs: %s", why);`.
- */
-int input_error(char *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/*
- * A message on stderr as one line, "mpsim: " and the formatted text: a
- * control character in it (user text echoed back: a value, a file name,
- * the head of a result file) is written escaped, \n, \t, \r or \xHH, so
- * a message never spans two lines.  Every message goes through here.
- */
-void mpsim_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Escapes err's control characters (ERR_MAX bytes, in place) as
- * mpsim_error does, for a message kept before it is printed: it stays one
- * line and reads the same. */
-void one_line(char *err);
-
-/*
- * A warning on stderr ("mpsim: warning: ...", escaped as mpsim_error),
- * for input that is accepted but changed or ignored, as the kernel's
- * DMWARN.  Silenced when mpsim_quiet is set (sweeps, tests).
- */
-void mpsim_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-extern int mpsim_quiet;
-
-/*
- * Bad input is one line on stderr, so the warnings about options read
- * before a later one is refused must not show: main() holds them back
- * from the start, and they are shown (show) once the command has accepted
- * its input, or dropped (!show) when it refuses it.
- */
-void mpsim_warn_hold(void);
-void mpsim_warn_release(bool show);
-
-/* Trims white space from both ends of s in place; returns the new start. */
-char *str_trim(char *s);
-
-/* Whether key is one of the n strings of list. */
-int str_in_list(const char *key, const char *const *list, size_t n);
-
-/*
- * Reads the file at path whole into *text (allocated, NUL after the
- * end; *len bytes): it must be a regular file of at most max bytes
- * (what names the kind in messages: "scenario file").  Anything else is
- * bad input, -EINVAL with err = "PATH: why": missing or unreadable, a
- * directory, a FIFO, device or socket (opened without blocking, never
- * read), larger than max, or holding NUL bytes (a text file has none).
- */
-/* The next line of the text at *p, without its newline, copied into
- * *buf (grown as needed; *cap its size) and ended by a NUL; *p moves past
- * the line and its newline.  NULL at the end of the text. */
-char *next_line(const char **p, char **buf, size_t *cap);
-
-int read_text_file(const char *path, size_t max, const char *what,
-		   char **text, size_t *len, char *err);
-
-/* Allocation that cannot fail: out of memory prints and aborts. */
-void *xmalloc(size_t n);
-void *xcalloc(size_t nmemb, size_t size);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #endif

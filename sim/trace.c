@@ -2,8 +2,8 @@
  * trace.c: the tracer behind the engine's hooks (sim/trace.h).  It picks
  * the I/Os to follow (submitted within --trace-from/--trace-until, at
  * most --trace-count of them), gives each an id and a sector, and hands
- * every step to the decision trace (cli/trace-log.c) and to blktrace's
- * files (cli/blktrace.c).  An I/O is followed whole, from submit to done,
+ * every step to the decision trace (lib/trace-log.c) and to blktrace's
+ * files (lib/blktrace.c).  An I/O is followed whole, from submit to done,
  * or not at all, so that blkparse and btt see complete I/Os.
  *
  * blktrace's view of the stack: the multipath device is dm-0 (253,0) and
@@ -22,7 +22,7 @@
 
 #include "engine.h"
 #include "trace.h"
-#include "trace-out.h"
+#include "lib/trace-out.h"
 
 #define DM_MAJOR	253	/* device-mapper's usual dynamic major */
 #define SCSI_DISK0_MAJOR 8
@@ -49,6 +49,11 @@ struct tracer {
 	unsigned dm;		/* blktrace index of dm-0: after the paths */
 	char words[1024];	/* one status(PS_STATUS_TRACE) */
 };
+
+/* blktrace's directions are fio's, in fio's order */
+_Static_assert(DDIR_READ == (int)BLKT_DDIR_READ && DDIR_WRITE == (int)BLKT_DDIR_WRITE &&
+	       DDIR_TRIM == (int)BLKT_DDIR_TRIM && DDIR_SYNC == (int)BLKT_DDIR_SYNC,
+	       "enum blkt_ddir is enum fio_ddir");
 
 static const char *const ddir_names[] = { "read", "write", "trim", "sync" };
 

@@ -1,7 +1,7 @@
 /*
  * trace.h: the engine's trace hooks, for --trace (the decision trace,
- * cli/trace-log.c) and --blktrace (blktrace's binary files,
- * cli/blktrace.c).  Every hook is one test of s->tr, a pointer that stays
+ * lib/trace-log.c) and --blktrace (blktrace's binary files,
+ * lib/blktrace.c).  Every hook is one test of s->tr, a pointer that stays
  * NULL in a run without tracing, so the branch predicts perfectly and the
  * per-I/O cost without a trace is that test alone.  A hook only reads:
  * the selector's state comes from its status(PS_STATUS_TRACE), never

@@ -1,6 +1,6 @@
 #!/bin/sh
 # cli.sh: the command line's conventions: --help for every command, the
-# main help naming every option of the README's tables, fio's names
+# main help naming every option of the documentation's tables, fio's names
 # (--name jobs, --output, --output-format), the built-in scenario names,
 # sweep lists with commas inside values, merge's refusal of another
 # sweep's file, --list-runs commands that run without PATH, and outputs
@@ -36,9 +36,10 @@ for c in $cmds; do
 	    no "mpsim help $c differs from $c --help"
 done
 
-# The main help names every option of the README's option tables.
+# The main help names every option of the option tables of the README and
+# of docs/.
 "$mpsim" --help >main.txt
-for o in $(grep -o '^| `--[a-z_.A-Z-]*' "$top/README.md" | sed 's/^| `//' | sort -u) \
+for o in $(cat "$top/README.md" "$top"/docs/*.md | grep -o '^| `--[a-z_.A-Z-]*' | sed 's/^| `//' | sort -u) \
     --columns --version --output --output-format --name; do
 	case $o in --path.NAME.KEY) o=--path.NAME.KEY= ;; esac
 	grep -q -- "$o" main.txt && ok || no "mpsim --help does not name $o"

@@ -12,12 +12,8 @@
 # usage: sh tests/deps.sh   (from any directory)
 set -eu
 cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "deps: $*"; fail=$((fail + 1)); }
+suite=deps
+. tests/lib.sh
 
 # has LIST WORD: WORD is a line of LIST
 has() { printf '%s\n' "$1" | grep -qxF -- "$2"; }
@@ -83,5 +79,4 @@ sh .ci/deps tests --dry-run 2>"$tmp/err" >/dev/null || rc=$?
 [ "$rc" = 2 ] && grep -q '^deps: unknown argument tests' "$tmp/err" && ok ||
 	bad "an unknown level: exit $rc, $(cat "$tmp/err")"
 
-echo "deps: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -80,14 +80,14 @@ awk -F, '{ v[$1] = v[$1] " " $5 } END { for (p in v) { split(v[p], a, " ");
 	if (a[1] != a[2]) { print "kernel-check: compare column differs on " p; exit 1 } } }' "$out.cmp"
 echo "kernel-check: compare: the service-time source column equals the st column"
 
-# The README's worked example: HST as 5.8-5.17 had it, select_path reading
-# sched_clock(), made from the 6.1 file by the README's sed, is mpsim's HST
+# docs/selectors.md's worked example: HST as 5.8-5.17 had it, select_path reading
+# sched_clock(), made from the 6.1 file by that example's sed, is mpsim's HST
 # with select_clock=sched_clock (a sched_clock 50 ms ahead of ktime).
 old=$XDG_CACHE_HOME/hst-5.17.c
 sed 's/u64 time_now = ktime_get_ns();/u64 time_now = sched_clock();/' \
 	"$SCRATCH/dm-ps-historical-service-time.c" > "$old"
 ! cmp -s "$old" "$SCRATCH/dm-ps-historical-service-time.c" ||
-	{ echo "kernel-check: the README's sed changed nothing" >&2; exit 1; }
+	{ echo "kernel-check: the sed of docs/selectors.md changed nothing" >&2; exit 1; }
 "$CHECK" --ops=1000000 --select_clock=sched_clock "$old"
 "$MPSIM" run --scenario=$scn --selector=hst --select_clock=sched_clock \
 	--sched_clock_offset=50ms --format=json | tail -n +2 > "$out.b"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# limits.sh: hostile input and the runs that cannot finish (README "Limits
+# limits.sh: hostile input and the runs that cannot finish (docs/usage.md "Limits
 # and bad input").  Each case must end within a minute with the exit
 # status it names, exactly one line on stderr, and nothing on stdout.
 # The plain refusals (status 2) are in golden/bad-input.txt; these are the

@@ -7,7 +7,7 @@
 # refused (exit status 2); accepted with none of these is a silent
 # surprise, and fails.  Options the table marks "-" change nothing by
 # design (there are no files to name, say) and must be documented so in
-# the README.
+# the documentation (README.md or docs/).
 #
 # The walk has two passes: with the options the value needs (make test),
 # and alone (make check).  Each command's run without the option walked
@@ -69,11 +69,11 @@ base() {
 }
 
 "$mpsim" list options >"$tmp/options"
-# the README's list of options that change nothing given alone
+# docs/outputs.md's list of options that change nothing given alone
 # (its bullet list: the paragraph above it names the options that warn)
 awk '/^### Options that change nothing alone/ { on = 1; next }
 	on && /^##/ { on = 0 } on && /^- / { list = 1 } on && list' \
-	README.md >"$tmp/alone"
+	docs/outputs.md >"$tmp/alone"
 [ -s "$tmp/options" ] || { echo "options: mpsim list options is empty"; exit 1; }
 case $passes in
 *with*) first="run compare sweep" ;;
@@ -86,14 +86,14 @@ while IFS="$TAB" read -r name val with; do
 	i=$((i + 1))
 	[ $((i * 10 / total)) = $(((i - 1) * 10 / total)) ] ||
 		echo "options ($passes): $i/$total options" >&2
-	orig=$name	# as the README names it (--path.NAME.KEY)
+	orig=$name	# as the documentation names it (--path.NAME.KEY)
 	name=$(echo "$name" | sed 's/NAME/sdd/')
 	if [ "$val" = "-" ]; then
 		[ -n "$first" ] || continue
-		if grep -q "\`$name\`" README.md; then
+		if cat README.md docs/*.md | grep -q "\`$name\`"; then
 			pass=$((pass + 1))
 		else
-			echo "options: --$name changes nothing by design, but the README does not say so"
+			echo "options: --$name changes nothing by design, but the documentation does not say so"
 			fail=$((fail + 1))
 		fi
 		continue
@@ -140,8 +140,8 @@ while IFS="$TAB" read -r name val with; do
 	done
 	# alone on the built-in scenario: the options that make a value
 	# matter must not be needed for it to be noticed.  Changed, warned,
-	# refused, or listed in the README's "Options that change nothing
-	# alone" with the reason.
+	# refused, or listed in docs/outputs.md's "Options that change
+	# nothing alone" with the reason.
 	if [ -n "$with" ] && [ "$passes" != with ]; then
 		for cmd in run compare sweep; do
 			base "$cmd" ""
@@ -157,7 +157,7 @@ while IFS="$TAB" read -r name val with; do
 			elif grep -q -- "\`--$orig\`" "$tmp/alone"; then
 				pass=$((pass + 1))
 			else
-				echo "options: $cmd --$name=$val alone is accepted, changes nothing and warns of nothing (and the README does not list it as a no-op alone)"
+				echo "options: $cmd --$name=$val alone is accepted, changes nothing and warns of nothing (and docs/outputs.md does not list it as a no-op alone)"
 				fail=$((fail + 1))
 			fi
 		done

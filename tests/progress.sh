@@ -1,7 +1,8 @@
 #!/bin/sh
 # progress.sh: a single run that takes more than about a second of wall
 # time shows fio's status line on stderr when stderr is a terminal, and
-# nothing otherwise; either way stdout is the same.  The terminal is made
+# nothing otherwise; either way stdout is the same.  So does a comparison,
+# its line counting all its columns.  The terminal is made
 # with script(1) (util-linux/bsdutils); without it that half is skipped.
 #
 # Usage: sh tests/progress.sh MPSIM
@@ -32,6 +33,28 @@ if command -v script >/dev/null 2>&1; then
 	tr -d '\r' <"$tmp/tty" | sed 's/^.*# mpsim/# mpsim/' | sed -n '/^# mpsim/,$p' >"$tmp/tty.out"
 	if ! cmp -s "$tmp/out" "$tmp/tty.out"; then
 		echo "FAIL progress: the output differs on a terminal" >&2
+		fail=1
+	fi
+
+	# compare: one line for the whole comparison, naming the column it
+	# is in; the table is the same as without a terminal (two columns
+	# of 100 s simulated: about two seconds of wall time each)
+	cargs="compare --runtime=100s --columns=st,rr"
+	"$mpsim" $cargs >"$tmp/cout" 2>"$tmp/cerr"
+	if [ -s "$tmp/cerr" ]; then
+		echo "FAIL progress: compare wrote on a stderr that is no terminal:" >&2
+		head -c 300 "$tmp/cerr" >&2
+		fail=1
+	fi
+	script -qec "$mpsim $cargs" /dev/null >"$tmp/ctty" </dev/null
+	if ! grep -q 'mpsim: \[[12]/2 \(ST\|RR\)\]\[[0-9.]*%\]\[sim [0-9.]* s\]\[[0-9.]*k IOPS\]\[eta [0-9][0-9]m:[0-9][0-9]s\]' "$tmp/ctty"; then
+		echo "FAIL progress: compare shows no status line on a terminal:" >&2
+		head -c 300 "$tmp/ctty" >&2
+		fail=1
+	fi
+	tr -d '\r' <"$tmp/ctty" | sed 's/^.*mpsim 0/mpsim 0/' | sed -n '/^mpsim [0-9]/,$p' >"$tmp/ctty.out"
+	if ! cmp -s "$tmp/cout" "$tmp/ctty.out"; then
+		echo "FAIL progress: compare's table differs on a terminal" >&2
 		fail=1
 	fi
 else

@@ -1,19 +1,27 @@
 #!/bin/sh
-# readme.sh: the README's examples run.  Every command of the README's
-# code blocks (4-space indented blocks, and ```sh or ```console fences)
-# is run in a fresh copy of the tree, in a scratch directory:
+# readme.sh: the documentation's examples run.  Every command of the code
+# blocks (4-space indented blocks, and ```sh or ```console fences) of
+# README.md and of every docs/*.md is run in a fresh copy of the tree, in
+# a scratch directory, from the top of the copy:
 #
 # - a plain block is a shell script: every command must exit 0;
 # - in a block of "$ COMMAND" lines, the lines under a command are what
 #   it writes on stderr, exactly; a command shown with an error
 #   ("mpsim: ..." that is no warning) must exit 2 with nothing on stdout,
 #   any other must exit 0;
+# - a fenced block right after a line "<!-- stdout: COMMAND -->" is what
+#   COMMAND writes on stdout, exactly, and COMMAND must exit 0;
 # - a block right after a line "<!-- not-run: REASON -->" is not run, and
 #   the reason is printed.
 #
 # After each block, no file of the tree may have changed or gone, and no
 # new file may appear inside the tree's folders (new files at the top,
 # such as a sweep's depth.csv, are the examples' own outputs).
+#
+# The README is the front page: it must stay under 300 lines and link every
+# docs/*.md, each of which starts with a "# " title.  Every relative link
+# of the README and of docs/ must name a file of the tree, and a link to
+# FILE.md#ANCHOR a heading of FILE.md.
 #
 # usage: readme.sh MPSIM   (MPSIM is copied into the copy as ./mpsim)
 set -eu
@@ -47,17 +55,34 @@ if [ -d build ]; then
 	    --exclude=build/suites build | tar -xf - -C "$copy"
 fi
 
-# the blocks: blocks/LINE.sh (plain), LINE.dollar ($ lines), LINE.skip
-awk -v out="$tmp/blocks" '
+# the blocks of one document: blocks/LINE.sh (plain), LINE.dollar ($ lines),
+# LINE.stdout (the command, then its output), LINE.skip, and LINE.orphan for
+# a "stdout:" line with no fenced block right after it
+blocks() {
+	rm -rf "$tmp/blocks"
+	mkdir "$tmp/blocks"
+	awk -v out="$tmp/blocks" '
 function flush(   f, i) {
-	if (!n) return
+	if (!n && ocmd == "") return
 	if (skip != "") {
 		f = out "/" start ".skip"; print skip > f
+	} else if (ocmd != "") {
+		f = out "/" start ".stdout"; print ocmd > f
+		for (i = 1; i <= n; i++) print blk[i] > f
 	} else {
 		f = out "/" start (dollar ? ".dollar" : ".sh")
 		for (i = 1; i <= n; i++) print blk[i] > f
 	}
-	close(f); n = 0; skip = ""; dollar = 0; pending = ""
+	close(f); n = 0; skip = ""; dollar = 0; pending = ""; ocmd = ""
+}
+function orphan(   f) {
+	if (want == "") return
+	f = out "/" wline ".orphan"; print want > f; close(f); want = ""
+}
+/^<!-- stdout:/ {
+	orphan(); want = $0; wline = NR
+	sub(/^<!-- stdout: */, "", want); sub(/ *-->.*/, "", want)
+	next
 }
 /^<!-- not-run:/ {
 	pending = $0; sub(/^<!-- not-run: */, "", pending); sub(/ *-->.*/, "", pending)
@@ -66,16 +91,19 @@ function flush(   f, i) {
 }
 /^```/ {
 	if (fence) { fence = 0; flush(); next }
-	fence = 1; lang = substr($0, 4); start = NR; skip = pending; pending = ""; next
+	fence = 1; lang = substr($0, 4); start = NR; skip = pending; pending = ""
+	ocmd = want; want = ""; next
 }
+fence && ocmd != "" { blk[++n] = $0; next }
 fence { if (lang == "sh" || lang == "console") { blk[++n] = $0; if ($0 ~ /^\$ /) dollar = 1 } next }
 /^    / && (prev == "" || n) {
-	if (!n) { start = NR; skip = pending; pending = "" }
+	if (!n) { orphan(); start = NR; skip = pending; pending = "" }
 	blk[++n] = substr($0, 5); if (blk[n] ~ /^\$ /) dollar = 1
 	prev = $0; next
 }
-{ flush(); prev = $0; if ($0 != "" && $0 !~ /^<!--/) pending = "" }
-END { flush() }' "$top/README.md"
+{ flush(); prev = $0; if ($0 != "" && $0 !~ /^<!--/) { pending = ""; orphan() } }
+END { flush(); orphan() }' "$top/$1"
+}
 
 # cksum of every file of the copy but build output
 snapshot() {
@@ -109,58 +137,117 @@ unchanged() {
 		if [ "$what" != new ] && ! grep -qxF "${f#./}" "$tmp/files"; then
 			continue	# an earlier example's output
 		fi
-		no "README line $1: $what: ${f#./}"
+		no "$doc line $1: $what: ${f#./}"
 		bad=1
 	done <"$tmp/diff"
 	cp "$tmp/after" "$tmp/before"
 	return $bad
 }
 
-for b in $(ls "$tmp/blocks" | sort -n); do
-	line=${b%%.*}
-	case $b in
-	*.skip)
-		echo "readme: line $line not run: $(cat "$tmp/blocks/$b")"
-		skipped=$((skipped + 1))
-		continue ;;
-	*.sh)
-		if (cd "$copy" && sh -e "$tmp/blocks/$b") >"$tmp/out" 2>"$tmp/err"; then
-			pass=$((pass + 1))
+# README.md first, then docs/ in name order
+docs=$(cd "$top" && echo README.md && ls docs/*.md | sort)
+
+# The front page and the links.  A heading's anchor as GitHub makes it:
+# lower case, punctuation dropped, spaces as hyphens.
+anchors() {
+	awk '/^```/ { fence = !fence; next }
+	    !fence && /^#+ / { h = $0; sub(/^#+ /, "", h); h = tolower(h)
+		gsub(/[^a-z0-9 _-]/, "", h); gsub(/ /, "-", h); print h }' "$1"
+}
+n=$(wc -l <"$top/README.md")
+if [ "$n" -lt 300 ]; then pass=$((pass + 1)); else
+	no "README.md has $n lines, not under 300"
+fi
+for doc in $docs; do
+	[ "$doc" = README.md ] && continue
+	if grep -qF "](${doc})" "$top/README.md"; then pass=$((pass + 1)); else
+		no "README.md does not link $doc"
+	fi
+	if head -n 1 "$top/$doc" | grep -q '^# '; then pass=$((pass + 1)); else
+		no "$doc does not start with a '# ' title"
+	fi
+done
+for doc in $docs; do
+	dir=$(dirname "$doc")
+	for l in $(grep -o '](\([^)]*\))' "$top/$doc" | sed 's/^](//; s/)$//' |
+	    grep -v '^[a-z]*:'); do
+		file=${l%%#*}
+		[ -n "$file" ] || file=$(basename "$doc")
+		target=$dir/$file
+		if [ ! -e "$top/$target" ]; then
+			no "$doc: link to $l: no file $target"
+		elif [ "$file" != "$l" ] &&
+		    ! anchors "$top/$target" | grep -qxF "${l#*#}"; then
+			no "$doc: link to $l: no such heading in $target"
 		else
-			no "README line $line: a command failed:"
-			sed 's/^/  | /' "$tmp/blocks/$b"
-			tail -5 "$tmp/err" | sed 's/^/  ! /'
-		fi ;;
-	*.dollar)
-		# each "$ " command with the lines under it
-		awk -v dir="$tmp" '
-			/^\$ / { n++; f = dir "/cmd" n; print substr($0, 3) > f; close(f)
-				 e = dir "/exp" n; printf "" > e; close(e); next }
-			{ print >> (dir "/exp" n); close(dir "/exp" n) }
-			END { print n > (dir "/ncmd") }' "$tmp/blocks/$b"
-		i=1
-		while [ "$i" -le "$(cat "$tmp/ncmd")" ]; do
-			cmd=$(cat "$tmp/cmd$i")
+			pass=$((pass + 1))
+		fi
+	done
+done
+for doc in $docs; do
+	blocks "$doc"
+	for b in $(ls "$tmp/blocks" | sort -n); do
+		line=${b%%.*}
+		case $b in
+		*.skip)
+			echo "readme: $doc line $line not run: $(cat "$tmp/blocks/$b")"
+			skipped=$((skipped + 1))
+			continue ;;
+		*.orphan)
+			no "$doc line $line: no fenced block right after <!-- stdout: -->"
+			continue ;;
+		*.stdout)
+			cmd=$(head -n 1 "$tmp/blocks/$b")
+			tail -n +2 "$tmp/blocks/$b" >"$tmp/want"
 			st=0
 			(cd "$copy" && eval "$cmd") >"$tmp/out" 2>"$tmp/err" || st=$?
-			want=0
-			if grep -q '^mpsim: ' "$tmp/exp$i" &&
-			    ! grep -q '^mpsim: warning' "$tmp/exp$i"; then
-				want=2
-				[ -s "$tmp/out" ] && no "README line $line: $cmd: writes on stdout"
-			fi
-			if [ "$st" -ne "$want" ]; then
-				no "README line $line: $cmd: exit status $st, not $want"
-			elif ! cmp -s "$tmp/err" "$tmp/exp$i"; then
-				no "README line $line: $cmd: stderr differs from the README:"
-				diff "$tmp/exp$i" "$tmp/err" | sed 's/^/  /' | head -6
+			if [ "$st" -ne 0 ]; then
+				no "$doc line $line: $cmd: exit status $st, not 0"
+			elif ! cmp -s "$tmp/out" "$tmp/want"; then
+				no "$doc line $line: $cmd: stdout differs from $doc:"
+				diff "$tmp/want" "$tmp/out" | sed 's/^/  /' | head -10
 			else
 				pass=$((pass + 1))
-			fi
-			i=$((i + 1))
-		done ;;
-	esac
-	unchanged "$line" || true
+			fi ;;
+		*.sh)
+			if (cd "$copy" && sh -e "$tmp/blocks/$b") >"$tmp/out" 2>"$tmp/err"; then
+				pass=$((pass + 1))
+			else
+				no "$doc line $line: a command failed:"
+				sed 's/^/  | /' "$tmp/blocks/$b"
+				tail -5 "$tmp/err" | sed 's/^/  ! /'
+			fi ;;
+		*.dollar)
+			# each "$ " command with the lines under it
+			awk -v dir="$tmp" '
+				/^\$ / { n++; f = dir "/cmd" n; print substr($0, 3) > f; close(f)
+					 e = dir "/exp" n; printf "" > e; close(e); next }
+				{ print >> (dir "/exp" n); close(dir "/exp" n) }
+				END { print n > (dir "/ncmd") }' "$tmp/blocks/$b"
+			i=1
+			while [ "$i" -le "$(cat "$tmp/ncmd")" ]; do
+				cmd=$(cat "$tmp/cmd$i")
+				st=0
+				(cd "$copy" && eval "$cmd") >"$tmp/out" 2>"$tmp/err" || st=$?
+				want=0
+				if grep -q '^mpsim: ' "$tmp/exp$i" &&
+				    ! grep -q '^mpsim: warning' "$tmp/exp$i"; then
+					want=2
+					[ -s "$tmp/out" ] && no "$doc line $line: $cmd: writes on stdout"
+				fi
+				if [ "$st" -ne "$want" ]; then
+					no "$doc line $line: $cmd: exit status $st, not $want"
+				elif ! cmp -s "$tmp/err" "$tmp/exp$i"; then
+					no "$doc line $line: $cmd: stderr differs from $doc:"
+					diff "$tmp/exp$i" "$tmp/err" | sed 's/^/  /' | head -6
+				else
+					pass=$((pass + 1))
+				fi
+				i=$((i + 1))
+			done ;;
+		esac
+		unchanged "$line" || true
+	done
 done
 
 echo "readme: $pass blocks or commands passed, $skipped not run, $fail failed"

@@ -11,16 +11,10 @@
 #
 # usage: safety.sh MPSIM
 set -eu
-LC_ALL=C
-export LC_ALL
+suite=safety
+. "$(dirname "$0")/lib.sh"
 mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-pass=0
-ok() { pass=$((pass + 1)); }
-no() { echo "safety: $*"; fail=$((fail + 1)); }
 cd "$tmp"
 chmod 755 "$tmp"
 XDG_CACHE_HOME=$tmp/cache
@@ -153,8 +147,7 @@ unset CPATH MPSIM_SELECTOR_TIMEOUT
 
 if [ "$(id -u)" != 0 ] || ! id nobody >/dev/null 2>&1; then
 	echo "safety: not root (or no user nobody): the checks with a second user are skipped"
-	echo "safety: $pass passed, $fail failed"
-	[ "$fail" = 0 ]
+	finish
 	exit
 fi
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
@@ -260,5 +253,4 @@ chown nobody "$tmp/xdg/mpsim/$(basename "$plant")/plugin.so"
 XDG_CACHE_HOME=$tmp/xdg status 2 run --selector-source="$fails" $short &&
     one_line "owned by another user: a plugin that is not ours alone is not loaded" || :
 
-echo "safety: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -11,7 +11,7 @@
 
 #include <criterion/criterion.h>
 
-#include "cli/report.h"
+#include "report/report.h"
 #include "sim/run.h"
 
 static struct compare_result cr;

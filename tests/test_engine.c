@@ -12,7 +12,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "sim/event.h"
-#include "cli/report.h"
+#include "report/report.h"
 #include "sim/run.h"
 #include "sim/stats.h"
 

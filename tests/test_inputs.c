@@ -1,6 +1,6 @@
 /*
  * test_inputs.c: the content hashes a sweep's first line carries
- * (sim/inputs.c): FNV-1a 64 against its published test vectors, the
+ * (lib/inputs.c): FNV-1a 64 against its published test vectors, the
  * files a read notes, and a selector source's local headers.
  */
 #include <stdio.h>
@@ -11,7 +11,7 @@
 
 #include <criterion/criterion.h>
 
-#include "sim/inputs.h"
+#include "lib/inputs.h"
 #include "sim/sim.h"
 
 Test(inputs, fnv1a64_test_vectors)

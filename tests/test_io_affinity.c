@@ -10,7 +10,7 @@
 
 #include <criterion/criterion.h>
 
-#include "selectors/cpumask.h"
+#include "lib/cpumask.h"
 #include "selectors/selector.h"
 #include "sim/run.h"
 #include "input/scenario.h"

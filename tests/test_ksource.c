@@ -19,7 +19,7 @@
 
 #include "selectors/ksource.h"
 #include "selectors/selector.h"
-#include "cli/report.h"
+#include "report/report.h"
 #include "sim/run.h"
 #include "input/scenario.h"
 #include "sim/stats.h"

@@ -10,7 +10,7 @@
 
 #include <criterion/criterion.h>
 
-#include "cli/report.h"
+#include "report/report.h"
 #include "sim/run.h"
 #include "input/scenario.h"
 
@@ -298,5 +298,156 @@ Test(report, ssd_test_fio_phases)
 	cr_assert_eq(r.job[0].st.dir[DDIR_READ]->lat.max, 162500);
 	cr_assert_eq(sum, r.total.ios);
 	run_result_free(&r);
+	scenario_free(&sc);
+}
+
+/* ---- the tables are for people ---- */
+
+/* The line of text that starts with `start`, copied into out. */
+static void line_of(const char *text, const char *start, char *out, size_t n)
+{
+	const char *p = strstr(text, start);
+
+	cr_assert_not_null(p, "no line %s in:\n%s", start, text);
+	snprintf(out, n, "%.*s", (int)strcspn(p, "\n"), p);
+}
+
+/*
+ * Bandwidth as fio prints it, IEC then SI: writes of 64 KiB that take
+ * 1100 us each at depth 1 complete 9 in 11 ms (the 10th at the window's
+ * end), 9 * 65536 / 0.011 = 53620364 B/s: 52363 KiB/s is 51 MiB/s and
+ * 139 KiB, 51.1MiB/s; 53620 kB/s is 53 MB/s and 620 kB, 53.6MB/s.
+ */
+Test(report, bandwidth_has_fio_units)
+{
+	struct scenario sc;
+	struct run_result r;
+	char *table, line[256];
+
+	run_text(WIDE_PATH "[w]\nrw=write\nbs=64k\niodepth=1\n"
+		 "ioengine=psync\nruntime=11ms\n", &sc, &r);
+	cr_assert_eq(r.total.ios, 9);
+	cr_assert_eq(r.window, 11 * MS);
+	table = render(FMT_TABLE, &sc, &r);
+	line_of(table, "IOPS ", line, sizeof(line));
+	cr_assert(strstr(line, "bandwidth 51.1MiB/s (53.6MB/s)"), "%s", line);
+	free(table);
+	run_result_free(&r);
+	scenario_free(&sc);
+}
+
+/*
+ * Latencies carry their unit: µs, or ms when every one the table shows
+ * is 1 ms or more (fio's rule): 64 KiB writes of exactly 1100 us are
+ * 1.10 ms; 4 KiB reads of 162.5 us beside them bring the table to µs.
+ */
+Test(report, latencies_have_a_unit)
+{
+	struct scenario sc;
+	struct run_result r;
+	char *table, line[256];
+
+	run_text(WIDE_PATH "[w]\nrw=write\nbs=64k\niodepth=1\n"
+		 "runtime=10ms\n", &sc, &r);
+	table = render(FMT_TABLE, &sc, &r);
+	cr_assert(strstr(table, "| mean lat (ms) | p50 lat (ms) | p99 lat (ms) "
+			 "| p99.9 lat (ms) |"), "%s", table);
+	line_of(table, "| a |", line, sizeof(line));
+	cr_assert(strstr(line, "| 1.10 | 1.10 | 1.10 | 1.10 |"), "%s", line);
+	free(table);
+	run_result_free(&r);
+	scenario_free(&sc);
+
+	run_text(WIDE_PATH "[mix]\nrw=randrw\nbs=4k,64k\niodepth=4\n"
+		 "runtime=10ms\n", &sc, &r);
+	table = render(FMT_TABLE, &sc, &r);
+	cr_assert(strstr(table, "| p99.9 lat (µs) |"), "%s", table);
+	line_of(table, "| total | read |", line, sizeof(line));
+	cr_assert(strstr(line, "| 162.5 | 162.5 | 162.5 | 162.5 |"), "%s", line);
+	line_of(table, "| total | write |", line, sizeof(line));
+	cr_assert(strstr(line, "| 1100.0 | 1100.0 | 1100.0 | 1100.0 |"), "%s",
+		  line);
+	free(table);
+	run_result_free(&r);
+	scenario_free(&sc);
+}
+
+/* A comparison of one column over three paths with 997, 3 and 0 of 1000
+ * I/Os: the 0.003 share shows, the empty path is 0. */
+Test(report, a_small_share_is_not_zero)
+{
+	static const struct compare_col col = {
+		.label = "X", .key = "x", .selector = "round-robin",
+		.clock = START_KTIME, .spec = true, .by_default = true,
+		.what = "x",
+	};
+	static const uint64_t ios[3] = { 997, 3, 0 };
+	struct compare_result cr = { .nr_cols = 1, .cols = { &col } };
+	struct provenance pv = { .scenario = "t.ini", .seed = 1 };
+	struct run_result r = { 0 };
+	struct scenario sc;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	unsigned i;
+
+	scenario_init(&sc);
+	run_result_alloc(&r, 3);
+	for (i = 0; i < 3; i++) {
+		snprintf(r.names[i], sizeof(r.names[i]), "%c", 'a' + i);
+		r.path[i].ios = ios[i];
+		r.best[i] = (double)ios[i] / 1000;
+	}
+	r.total.ios = 1000;
+	r.window = NSEC_PER_SEC;
+	cr.runs = &r;
+	f = open_memstream(&buf, &len);
+	cr_assert_not_null(f);
+	report_compare(f, FMT_TABLE, &pv, &sc, &cr);
+	fclose(f);
+	cr_assert(strstr(buf, "| a | 1.00 | 1.00 |\n"), "%s", buf);
+	cr_assert(strstr(buf, "| b | 0.003 | 0.003 |\n"), "%s", buf);
+	cr_assert(strstr(buf, "| c | 0 | 0 |\n"), "%s", buf);
+	cr_assert(strstr(buf, "| path | X | Best |\n"),
+		  "the word for a path is run's: %s", buf);
+	free(buf);
+	run_result_free(&r);
+	scenario_free(&sc);
+}
+
+/* Every line of a comparison's legend fits an 80-column terminal, with
+ * every column and the request-mode note in it. */
+Test(report, the_compare_legend_fits_80_columns)
+{
+	struct provenance pv = { .scenario = "t.ini", .seed = 1 };
+	struct compare_result cr;
+	struct scenario sc;
+	char err[ERR_MAX] = "", *buf = NULL, *p;
+	size_t len = 0;
+	unsigned lines = 0;
+	FILE *f;
+
+	cr_assert_eq(scenario_parse(&sc, "[multipath]\nmode = request\n"
+				    "selector = round-robin\n"
+				    "[path a]\nservice = fixed:100us\n"
+				    "[path b]\nservice = fixed:300us\n"
+				    "[job]\nrw=randread\niodepth=4\n"
+				    "runtime=10ms\n", "t.ini", err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(compare_run(&sc, 1, "all", &cr, err), 0, "%s", err);
+	f = open_memstream(&buf, &len);
+	cr_assert_not_null(f);
+	report_compare(f, FMT_TABLE, &pv, &sc, &cr);
+	fclose(f);
+	p = strstr(buf, "\nShare of I/Os per path.");
+	cr_assert_not_null(p, "%s", buf);
+	cr_assert(strstr(p, "dispatch"), "the request-mode note: %s", p);
+	for (p++; *p; p += strcspn(p, "\n") + 1, lines++)
+		cr_assert_leq(strcspn(p, "\n"), 80, "%.*s",
+			      (int)strcspn(p, "\n"), p);
+	cr_assert_gt(lines, 3, "%s", buf);
+	free(buf);
+	compare_free(&cr);
 	scenario_free(&sc);
 }

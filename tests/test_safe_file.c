@@ -1,5 +1,5 @@
 /*
- * test_safe_file.c: sim/safe-file.c, the creation of every output: the
+ * test_safe_file.c: lib/safe-file.c, the creation of every output: the
  * descriptor names, the replaced file's mode, no temporary left behind,
  * the refusals (a directory others can write, a file that is not a
  * regular one, an input).  The refusals that need a second user are in
@@ -16,7 +16,7 @@
 
 #include <criterion/criterion.h>
 
-#include "sim/safe-file.h"
+#include "lib/safe-file.h"
 #include "sim/sim.h"
 
 static char dir[64];

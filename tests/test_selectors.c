@@ -333,7 +333,7 @@ ParameterizedTest(unsigned *tp, selectors, contract)
 }
 
 /* A trace status is "key=value " words with integer values, which
- * --trace writes as JSON numbers (cli/trace-log.c): nothing else. */
+ * --trace writes as JSON numbers (lib/trace-log.c): nothing else. */
 static void trace_words_ok(const struct ps_type *t, struct ps_path *p)
 {
 	char buf[512], *w, *save = NULL;

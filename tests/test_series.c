@@ -10,7 +10,7 @@
 
 #include <criterion/criterion.h>
 
-#include "cli/report.h"
+#include "report/report.h"
 #include "sim/run.h"
 #include "sim/series.h"
 

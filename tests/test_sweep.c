@@ -20,7 +20,7 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 
-#include "cli/sweep.h"
+#include "sweep/sweep.h"
 
 /* ---- helpers ---- */
 

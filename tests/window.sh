@@ -7,17 +7,11 @@
 #
 # usage: window.sh MPSIM        (run from the repository's top)
 set -eu
-LC_ALL=C
-export LC_ALL
+suite=window
+. "$(dirname "$0")/lib.sh"
 mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 LOG=tests/iolog/fio-randrw-v3.log
 
-ok() { pass=$((pass + 1)); }
-bad() { echo "window: $*"; fail=$((fail + 1)); }
 
 # warns WORDS -- ARGS: exit 0, a figure on stdout, WORDS on stderr.
 warns() {
@@ -111,5 +105,4 @@ dmsetup_once() {
 dmsetup_once --interval=100ms --runtime=200ms
 dmsetup_once --interval=150ms --runtime=200ms
 
-echo "window: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim/list.h"
+#include "lib/list.h"
 
 /*
  * Three kinds share one interface:

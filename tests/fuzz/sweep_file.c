@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/sweep.h"
+#include "sweep/sweep.h"
 #include "tests/fuzz/lib/fuzz.h"
 
 #define FILE_MAX_POINTS	64	/* larger sweeps are parsed, not prepared */

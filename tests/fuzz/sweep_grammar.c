@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/sweep.h"
+#include "sweep/sweep.h"
 #include "tests/fuzz/lib/fuzz.h"
 
 FUZZ_TARGET(sweep_grammar)

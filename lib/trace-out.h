@@ -1,8 +1,10 @@
 /*
  * trace-out.h: the two writers behind the trace hooks (sim/trace.h):
- * the decision trace's records (cli/trace-log.c) and blktrace's binary
- * per-CPU files (cli/blktrace.c).  Both write under a temporary name and
+ * the decision trace's records (lib/trace-log.c) and blktrace's binary
+ * per-CPU files (lib/blktrace.c).  Both write under a temporary name and
  * rename when the run completes, so a failed run leaves no half file.
+ * Times are ns since the run began (the engine's sim_ns, which they do
+ * not include: they know nothing of the engine).
  */
 #ifndef MPSIM_TRACE_OUT_H
 #define MPSIM_TRACE_OUT_H
@@ -10,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim.h"
+#include "util.h"
 
 /* ---- decision trace: JSON lines, or one human-readable line each ---- */
 
@@ -23,7 +25,7 @@ int tlog_open(const char *file, bool text, struct trace_log **l, char *err);
 int tlog_close(struct trace_log *l, bool ok, char *err);
 
 /* One record: begin, fields, end.  t is ns since the run began. */
-void tlog_begin(struct trace_log *l, sim_ns t, const char *ev);
+void tlog_begin(struct trace_log *l, uint64_t t, const char *ev);
 void tlog_u64(struct trace_log *l, const char *key, uint64_t v);
 void tlog_i64(struct trace_log *l, const char *key, int64_t v);
 void tlog_str(struct trace_log *l, const char *key, const char *v);
@@ -65,18 +67,24 @@ int blkt_close(struct blkt *b, bool ok, char *err);
 uint64_t blkt_bytes(const struct blkt *b);
 /*
  * One struct blk_io_trace record on device d at t ns since the run
- * began: action act of a bio in direction ddir (enum fio_ddir) at sector,
+ * began: action act of a bio in direction ddir (enum blkt_ddir) at sector,
  * for pid, with error (a negative errno or 0).  A remap also carries its
  * source: the device from_dev and its sector.
  */
 /* Name pid's command (comm) in every device's file. */
 void blkt_process(struct blkt *b, uint32_t pid, const char *comm);
-void blkt_event(struct blkt *b, unsigned d, sim_ns t, enum blkt_act act,
+void blkt_event(struct blkt *b, unsigned d, uint64_t t, enum blkt_act act,
 		unsigned ddir, uint64_t sector, uint32_t bytes, uint32_t pid,
 		int error);
-void blkt_remap(struct blkt *b, unsigned d, sim_ns t, unsigned ddir,
+void blkt_remap(struct blkt *b, unsigned d, uint64_t t, unsigned ddir,
 		uint64_t sector, uint32_t bytes, uint32_t pid,
 		uint32_t from_dev, uint64_t from_sector);
+
+/* The direction of a bio, in fio's order (input/scenario.h's enum
+ * fio_ddir, which sim/trace.c holds equal): the ddir of blkt_event(). */
+enum blkt_ddir {
+	BLKT_DDIR_READ, BLKT_DDIR_WRITE, BLKT_DDIR_TRIM, BLKT_DDIR_SYNC,
+};
 
 /* The kernel's MKDEV() of a dev_t as blktrace records it (MINORBITS 20). */
 #define BLKT_MKDEV(major, minor)	(((uint32_t)(major) << 20) | (minor))

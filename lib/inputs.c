@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "inputs.h"
-#include "sim.h"
+#include "util.h"
 
 /* How deep `#include "..."` is followed from a selector source, and the
  * largest header read: the compiler has its own limits, these only keep

@@ -12,6 +12,16 @@
 #include "report.h"
 #include "sim/stats.h"
 
+double report_rate(uint64_t n, sim_ns time)
+{
+	return time ? (double)n * 1e9 / (double)time : 0;
+}
+
+double report_ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0;
+}
+
 /* Which rows a field applies to. */
 enum {
 	R_PATH = 1,		/* one path, whole run */

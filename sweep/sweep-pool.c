@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "lib/safe-file.h"
 #include "selectors/kguard.h"
 #include "sweep.h"
 
@@ -71,8 +72,8 @@ worker_main(const struct sweep *sw, int task, int reply)
 
 		h.status = sweep_run_point(sw, k, &blk, &len, &h.notes, err);
 		h.len = (uint32_t)(h.status ? strlen(err) : len);
-		if (sweep_write_full(reply, &h, sizeof(h), -1) ||
-		    sweep_write_full(reply, h.status ? err : blk, h.len, -1))
+		if (write_full(reply, &h, sizeof(h), -1) ||
+		    write_full(reply, h.status ? err : blk, h.len, -1))
 			_exit(1);
 		free(blk);
 	}
@@ -128,7 +129,7 @@ static int spawn(struct worker *w, const struct worker *all, unsigned nr,
 
 static int hand_out(struct worker *w, uint64_t k)
 {
-	if (sweep_write_full(w->task, &k, sizeof(k), -1))
+	if (write_full(w->task, &k, sizeof(k), -1))
 		return -1;
 	w->busy = true;
 	w->point = k;

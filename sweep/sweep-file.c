@@ -2,7 +2,7 @@
  * sweep-file.c: a sweep's result file, written so that a crash at any
  * moment leaves a valid file: locked while in use, each finished point
  * appended with one write() and made durable, the sorted final file put
- * in place by rename().  (The design is at the top of cli/sweep.c.)
+ * in place by rename().  (The design is at the top of sweep/sweep.c.)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/safe-file.h"
+#include "lib/safe-file.h"
 #include "sweep.h"
 
 static int sys_error(char *err, const char *path, const char *what)
@@ -50,25 +50,6 @@ static void fsync_dir(const char *path)
 		close(fd);
 	}
 	free(d);
-}
-
-int sweep_write_full(int fd, const void *buf, size_t n, off_t off)
-{
-	const char *p = buf;
-
-	while (n) {
-		ssize_t w = off < 0 ? write(fd, p, n) : pwrite(fd, p, n, off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-		if (off >= 0)
-			off += w;
-	}
-	return 0;
 }
 
 /* The whole file into memory (*buf allocated, NUL after the end);
@@ -195,7 +176,7 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 	}
 	so->end = valid;
 	if (!valid) {
-		if (sweep_write_full(so->fd, sw->head, sw->head_len, 0) ||
+		if (write_full(so->fd, sw->head, sw->head_len, 0) ||
 		    fsync(so->fd))
 			return sys_error(err, so->path, "cannot write");
 		fsync_dir(so->path);
@@ -219,7 +200,7 @@ int sweep_out_add(struct sweep_out *so, const struct sweep *sw, uint64_t k,
 	} else {
 		/* one write(): a crash tears at most this block, which the
 		 * next run's scan drops; fsync before it counts as done */
-		if (sweep_write_full(so->fd, blk, len, (off_t)so->end) ||
+		if (write_full(so->fd, blk, len, (off_t)so->end) ||
 		    fsync(so->fd))
 			return sys_error(err, so->path, "cannot write");
 		so->off[k] = so->end;
@@ -303,4 +284,25 @@ void sweep_out_close(struct sweep_out *so)
 	free(so->mem);
 	memset(so, 0, sizeof(*so));
 	so->fd = -1;
+}
+
+/* Where the per-point and per-task files go (--list-runs, --slurm): the
+ * one name beside the output that both use. */
+char *sweep_runs_dir(const struct sweep *sw)
+{
+	const char *o = sw->output, *dot, *slash;
+	char *d;
+
+	if (sw->runs_dir)
+		return xstrdup(sw->runs_dir);
+	if (!o)
+		return xstrdup("sweep.points");
+	dot = strrchr(o, '.');
+	slash = strrchr(o, '/');
+	if (!dot || (slash && dot < slash) || dot == o || dot[-1] == '/')
+		dot = o + strlen(o);
+	d = xmalloc((size_t)(dot - o) + sizeof(".points"));
+	memcpy(d, o, (size_t)(dot - o));
+	strcpy(d + (dot - o), ".points");
+	return d;
 }

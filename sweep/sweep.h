@@ -2,7 +2,7 @@
  * sweep.h: batch sweeps over lists of option values (`mpsim sweep`) and
  * the merge of their per-point files (`mpsim merge`).  How the pieces fit
  * (file format, resume, workers, runs beyond one machine) is written out
- * at the top of cli/sweep.c.
+ * at the top of sweep/sweep.c.
  */
 #ifndef MPSIM_SWEEP_H
 #define MPSIM_SWEEP_H
@@ -12,9 +12,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "cli.h"
-#include "report.h"
-#include "sim/inputs.h"
+#include "cli/cli.h"
+#include "report/report.h"
+#include "lib/inputs.h"
 
 /* Most points one sweep may have (the product of its options' values). */
 #define SWEEP_MAX_POINTS	100000
@@ -25,7 +25,7 @@
 int cmd_sweep(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 
-/* ---- the value grammar (cli/sweep-grammar.c) ---- */
+/* ---- the value grammar (sweep/sweep-grammar.c) ---- */
 
 /*
  * Expand one option's value into its items.  The value is a comma list;
@@ -45,7 +45,7 @@ void sweep_values_free(char **items, unsigned n);
 /* True for the run options whose values are numbers (ranges allowed). */
 bool sweep_key_numeric(const char *key);
 
-/* ---- confidence intervals (cli/ci.c) ---- */
+/* ---- confidence intervals (sweep/ci.c) ---- */
 
 /*
  * Mean of x[0..n) and the half-width of its 95% confidence interval from
@@ -55,7 +55,7 @@ bool sweep_key_numeric(const char *key);
  */
 size_t ci95(const double *x, size_t n, double *mean, double *half);
 
-/* ---- the sweep and its points (cli/sweep-setup.c) ---- */
+/* ---- the sweep and its points (sweep/sweep-setup.c) ---- */
 
 /* One run option of the sweep command line and its values. */
 struct sweep_opt {
@@ -102,7 +102,7 @@ struct sweep {
 	size_t head_len;
 	struct input_file *in;		/* the inputs its first line hashes:
 					   "mpsim", then the files the points
-					   read (sim/inputs.h) */
+					   read (lib/inputs.h) */
 	size_t nr_in;
 	struct sweep_point *pt;		/* per point, after sweep_prepare() */
 	struct sweep_paths **plist;	/* distinct path lists */
@@ -140,7 +140,7 @@ void shell_quote(char **s, size_t *len, const char *word);
  * allocated (free each and the array), or -EINVAL. */
 int shell_split(const char *line, char ***words);
 
-/* ---- rows: the output contract (cli/sweep-rows.c) ---- */
+/* ---- rows: the output contract (sweep/sweep-rows.c) ---- */
 
 /* The column header line (CSV) or the meta line (JSON) and the comment
  * line: what every file of this sweep starts with. */
@@ -194,12 +194,8 @@ long sweep_scan(const struct sweep *sw, const char *name, const char *buf,
 		size_t n, struct sweep_block **blocks, size_t *valid_end,
 		char *err);
 
-/* ---- the output file (cli/sweep-file.c) ---- */
+/* ---- the output file (sweep/sweep-file.c) ---- */
 
-/* All n bytes of buf to fd, whatever EINTR and short writes: at offset
- * off (pwrite), or with off < 0 where the descriptor is (write: a
- * pipe).  0, or -1 with errno set. */
-int sweep_write_full(int fd, const void *buf, size_t n, off_t off);
 
 struct sweep_out {
 	int fd;			/* the output, locked; -1 writing stdout */
@@ -237,14 +233,14 @@ int sweep_write_sorted(const char *path, const struct sweep *sw,
  * extension (results/depth.csv -> results/depth.points). */
 char *sweep_runs_dir(const struct sweep *sw);
 
-/* ---- a Slurm job array (cli/sweep-slurm.c) ---- */
+/* ---- a Slurm job array (sweep/sweep-slurm.c) ---- */
 
 /* `mpsim sweep ... --slurm[=TASKS]`: print the batch script that runs the
  * sweep as a Slurm job array and merges its tasks' files.  Returns an exit
  * code (EXIT_BAD_INPUT, with a message, for options it cannot honour). */
 int sweep_slurm(const struct sweep *sw);
 
-/* ---- workers (cli/sweep-pool.c) ---- */
+/* ---- workers (sweep/sweep-pool.c) ---- */
 
 /* Called in the parent as each point finishes; non-zero stops the pool. */
 typedef int (*sweep_done_fn)(void *ctx, uint64_t k, const char *blk,

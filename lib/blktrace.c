@@ -15,9 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "input/scenario.h"
-#include "sim/safe-file.h"
-#include "sim/trace-out.h"
+#include "safe-file.h"
+#include "trace-out.h"
 
 #define BLK_IO_TRACE_MAGIC	0x65617400
 #define BLK_IO_TRACE_VERSION	0x07
@@ -169,11 +168,11 @@ int blkt_close(struct blkt *b, bool ok, char *err)
 static uint32_t ddir_bits(unsigned ddir)
 {
 	switch (ddir) {
-	case DDIR_READ:
+	case BLKT_DDIR_READ:
 		return BLK_TC_ACT(BLK_TC_READ);
-	case DDIR_TRIM:
+	case BLKT_DDIR_TRIM:
 		return BLK_TC_ACT(BLK_TC_WRITE | BLK_TC_DISCARD);
-	case DDIR_SYNC:
+	case BLKT_DDIR_SYNC:
 		return BLK_TC_ACT(BLK_TC_WRITE | BLK_TC_FLUSH);
 	default:
 		return BLK_TC_ACT(BLK_TC_WRITE);
@@ -192,7 +191,7 @@ static uint32_t act_bits(enum blkt_act act)
 	}
 }
 
-static void blkt_write(struct blkt *b, unsigned di, sim_ns t,
+static void blkt_write(struct blkt *b, unsigned di, uint64_t t,
 		       enum blkt_act act, unsigned ddir, uint64_t sector,
 		       uint32_t bytes, uint32_t pid, int error,
 		       const void *pdu, uint16_t pdu_len)
@@ -253,7 +252,7 @@ void blkt_process(struct blkt *b, uint32_t pid, const char *comm)
 	}
 }
 
-void blkt_event(struct blkt *b, unsigned d, sim_ns t, enum blkt_act act,
+void blkt_event(struct blkt *b, unsigned d, uint64_t t, enum blkt_act act,
 		unsigned ddir, uint64_t sector, uint32_t bytes, uint32_t pid,
 		int error)
 {
@@ -262,7 +261,7 @@ void blkt_event(struct blkt *b, unsigned d, sim_ns t, enum blkt_act act,
 
 /* The kernel's blk_add_trace_bio_remap(): recorded on the device the bio
  * now goes to, the payload naming where it came from. */
-void blkt_remap(struct blkt *b, unsigned d, sim_ns t, unsigned ddir,
+void blkt_remap(struct blkt *b, unsigned d, uint64_t t, unsigned ddir,
 		uint64_t sector, uint32_t bytes, uint32_t pid,
 		uint32_t from_dev, uint64_t from_sector)
 {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "safe-file.h"
-#include "sim.h"
+#include "util.h"
 
 #define MAX_LINKS	40	/* the kernel's MAXSYMLINKS */
 
@@ -480,4 +480,23 @@ int safe_close_stream(FILE *f, struct safe_file *sf, int error)
 	if (fclose(f) && !error)
 		error = errno;
 	return error;
+}
+
+int write_full(int fd, const void *buf, size_t n, off_t off)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = off < 0 ? write(fd, p, n) : pwrite(fd, p, n, off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+		if (off >= 0)
+			off += w;
+	}
+	return 0;
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/safe-file.h"
+#include "lib/safe-file.h"
 #include "sweep.h"
 
 struct input {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "input/scenario.h"
+#include "lib/escape.h"
 #include "sim/stats.h"
 
 enum out_format {
@@ -69,7 +70,7 @@ void compare_free(struct compare_result *cr);
 void report_compare(FILE *f, enum out_format fmt, const struct provenance *pv,
 		    const struct scenario *sc, const struct compare_result *cr);
 
-/* ---- the time series of a run (cli/report-series.c) ---- */
+/* ---- the time series of a run (report/report-series.c) ---- */
 
 /* The series file's comment line and header. */
 void series_csv_head(FILE *f, const struct provenance *pv);
@@ -81,18 +82,13 @@ void series_csv(FILE *f, const char *selector, const char *clock,
 void series_json_meta(FILE *f, const struct run_result *r);
 void series_json(FILE *f, const struct run_result *r, unsigned p);
 
-/* ---- the latency histograms of a run (cli/report-hist.c) ---- */
+/* ---- the latency histograms of a run (report/report-hist.c) ---- */
 
 void hist_csv_head(FILE *f, const struct provenance *pv);
 /* r's histograms: per path, then the total, a row per non-empty bucket. */
 void hist_csv(FILE *f, const char *selector, const char *clock,
 	      const struct run_result *r);
 
-/* Write s as a JSON string literal (quotes, escapes). */
-void json_string(FILE *f, const char *s);
-/* Write s as a CSV field: quoted when it holds a comma, a quote or a
- * line break. */
-void csv_field(FILE *f, const char *s);
 /* The {"mpsim": {...}} object that opens a run's or a comparison's JSON:
  * version, command, scenario, seed and the options in effect. */
 void json_meta(FILE *f, const char *command, const struct provenance *pv,
@@ -101,7 +97,17 @@ void json_meta(FILE *f, const char *command, const struct provenance *pv,
 double report_rate(uint64_t n, sim_ns time);
 double report_ratio(uint64_t a, uint64_t b);
 
-/* A run's rows for programs (cli/report-fields.c): CSV with its column
+/* ---- numbers for people (tables only; CSV and JSON keep raw fields) ---- */
+
+/* bytes/s as fio prints bandwidth: "228MiB/s (240MB/s)". */
+void human_bw(char *buf, size_t n, double bytes_per_s);
+/* A share or fraction with `decimals` decimals, and more where that
+ * would show a non-zero value as zero ("0.003"); a true zero is "0". */
+void human_share(char *buf, size_t n, double v, int decimals);
+/* Write text as lines of at most width columns, broken at spaces. */
+void text_wrapped(FILE *f, const char *text, unsigned width);
+
+/* A run's rows for programs (report/report-fields.c): CSV with its column
  * line, or the JSON after json_meta(), to the document's end. */
 void report_run_rows(FILE *f, enum out_format fmt, const struct run_result *r);
 void report_run_csv_header(FILE *f);

@@ -22,7 +22,7 @@
  *    are the command's options less those that say where or how it runs
  *    (--output, -j, --list-runs, --point), normalised to --key=value and
  *    shell-quoted: the first line is the sweep's identity, and a command
- *    to rerun it.  It ends with the inputs' hashes (sim/inputs.h: the
+ *    to rerun it.  It ends with the inputs' hashes (lib/inputs.h: the
  *    binary, every file any point reads), a shell comment in CSV; the
  *    total row that ends a block carries the FNV-1a 64 of the block's
  *    bytes before it.
@@ -184,25 +184,6 @@ static int run(const struct sweep *sw)
 }
 
 /* ---- --list-runs ---- */
-
-char *sweep_runs_dir(const struct sweep *sw)
-{
-	const char *o = sw->output, *dot, *slash;
-	char *d;
-
-	if (sw->runs_dir)
-		return xstrdup(sw->runs_dir);
-	if (!o)
-		return xstrdup("sweep.points");
-	dot = strrchr(o, '.');
-	slash = strrchr(o, '/');
-	if (!dot || (slash && dot < slash) || dot == o || dot[-1] == '/')
-		dot = o + strlen(o);
-	d = xmalloc((size_t)(dot - o) + sizeof(".points"));
-	memcpy(d, o, (size_t)(dot - o));
-	strcpy(d + (dot - o), ".points");
-	return d;
-}
 
 /*
  * The program the listed commands call: "mpsim" when this one was found

@@ -11,9 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report.h"
-#include "sim/safe-file.h"
-#include "sim/trace-out.h"
+#include "escape.h"
+#include "safe-file.h"
+#include "trace-out.h"
+
+#define NS_PER_S	1000000000ULL	/* sim/sim.h's NSEC_PER_SEC */
 
 struct trace_log {
 	FILE *f;
@@ -81,12 +83,12 @@ int tlog_close(struct trace_log *l, bool ok, char *err)
 	return r;
 }
 
-void tlog_begin(struct trace_log *l, sim_ns t, const char *ev)
+void tlog_begin(struct trace_log *l, uint64_t t, const char *ev)
 {
 	if (l->text)
 		fprintf(l->f, "%llu.%09llu %s",
-			(unsigned long long)(t / NSEC_PER_SEC),
-			(unsigned long long)(t % NSEC_PER_SEC), ev);
+			(unsigned long long)(t / NS_PER_S),
+			(unsigned long long)(t % NS_PER_S), ev);
 	else
 		fprintf(l->f, "{\"t\":%llu,\"ev\":\"%s\"",
 			(unsigned long long)t, ev);

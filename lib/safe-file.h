@@ -89,6 +89,11 @@ const char *not_regular(mode_t m);
 /* read_text_file() notes each file it reads: an output may not be one. */
 void input_note(const char *path, const struct stat *st);
 
+/* All n bytes of buf to fd, whatever EINTR and short writes: at offset
+ * off (pwrite), or with off < 0 where the descriptor is (write: a
+ * pipe).  0, or -1 with errno set. */
+int write_full(int fd, const void *buf, size_t n, off_t off);
+
 /* The input that is the same file as st, or NULL. */
 const char *input_same(const struct stat *st);
 
