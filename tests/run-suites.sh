@@ -8,7 +8,8 @@
 # elsewhere) one naming the suites running with the last line each
 # printed (a long suite's progress), so a long run never sits silent.  Every suite runs
 # even when one fails; the exit status is 1 if any failed.  The wall
-# times are left in $BUILD/suites/LEVEL/times ("NAME SECONDS STATUS").
+# and CPU times are left in $BUILD/suites/LEVEL/times ("NAME WALL STATUS
+# USER SYSTEM", seconds).
 #
 # usage: bash tests/run-suites.sh LEVEL   (from the top of the tree;
 #        JOBS=N, BUILD and MPSIM from the environment)
@@ -55,7 +56,10 @@ running() {
 while [ "$ended" -lt "$n" ]; do
 	while [ "$next" -lt "$n" ] && [ "${#slot[@]}" -lt "$jobs" ]; do
 		started[next]=$(now)
-		(eval "${cmds[next]}") >"$logs/${names[next]}.log" 2>&1 </dev/null &
+		(
+			TIMEFORMAT='%U %S'
+			{ time { (eval "${cmds[next]}") >"$logs/${names[next]}.log" 2>&1 </dev/null; }; } 2>"$logs/${names[next]}.cpu"
+		) &
 		slot[$!]=$next
 		next=$((next + 1))
 	done
@@ -88,7 +92,8 @@ while [ "$ended" -lt "$n" ]; do
 		echo "== ${names[printed]}: ${cmds[printed]}"
 		cat "$logs/${names[printed]}.log"
 		echo "== ${names[printed]}: $([ "$s" = 0 ] && echo passed || echo "FAILED (exit $s)"), $(secs "${took[printed]}") s"
-		echo "${names[printed]} $(secs "${took[printed]}") $s" >>"$logs/times"
+		read -r u sy <"$logs/${names[printed]}.cpu" 2>/dev/null || u=0 sy=0
+		echo "${names[printed]} $(secs "${took[printed]}") $s ${u:-0} ${sy:-0}" >>"$logs/times"
 		printed=$((printed + 1))
 	done
 done
