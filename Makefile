@@ -4,6 +4,8 @@
 #
 #   make run      install what building needs, build, print the comparison table
 #   make test     install what the tests need too, build, run every fast test
+#   make check    the slow checks: the contract test, kernel-check,
+#                 slurm-check, asan and mutate-selectors (after make test)
 #   make deps-LEVEL   install what LEVEL needs: run, test, check, slurm
 #                 (.ci/deps; each target above calls its own)
 #   make check-long   the slow statistical tier (longer runs, tighter bounds)
@@ -76,7 +78,7 @@ FUZZ_CC ?= clang
 SAN     = address,undefined,float-cast-overflow
 
 .PHONY: all run test check-long bench asan valgrind noopt results plots \
-        kernel-check slurm-check live-check mutate mutate-selectors check \
+        kernel-check slurm-check live-check mutate mutate-selectors check check-slow timings \
         clean deps deps-run deps-test deps-check deps-slurm deps-live results-dm-delay-sync results-alua-failover install uninstall \
         fuzz fuzz-bins fuzz-build fuzz-corpus man
 all: mpsim
@@ -161,31 +163,25 @@ run: deps-run
 	@$(MAKE) --no-print-directory mpsim
 	./mpsim
 
+# Every fast unit, golden and shell test, two at a time, each suite's
+# output printed whole and in order (tests/suites lists them; JOBS=1 runs
+# them one by one).  The slow parts are in make check.
 test: deps-test
+	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests $(BUILD)/fuzz-replay
+	BUILD=$(BUILD) bash tests/run-suites.sh test
+
+# The slow suites of tests/suites: the command-line contract, the option
+# walk alone, every figure as PNG
+check-slow: deps-test
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests
-	$(BUILD)/mpsim-tests --jobs=2
-	LC_ALL=C sh tests/golden.sh ./mpsim
-	sh tests/window.sh ./mpsim
-	sh tests/options.sh ./mpsim
-	sh tests/schema.sh ./mpsim
-	sh tests/slurm-script.sh ./mpsim
-	sh tests/limits.sh ./mpsim
-	sh tests/progress.sh ./mpsim
-	sh tests/plots.sh
-	sh tests/trace.sh ./mpsim
-	sh tests/blktrace.sh ./mpsim
-	sh tests/cli.sh ./mpsim
-	sh tests/help.sh ./mpsim
-	sh tests/deps.sh
-	sh tests/safety.sh ./mpsim
-	sh tests/live.sh ./mpsim
-	bash tests/install.sh
-	sh tests/check-citations.sh
-	sh tests/layers.sh
-	sh tests/readme.sh ./mpsim
-	@$(MAKE) --no-print-directory $(BUILD)/fuzz-replay
-	$(BUILD)/fuzz-replay tests/fuzz/corpus
-	sh tests/contract.sh ./mpsim
+	BUILD=$(BUILD) bash tests/run-suites.sh check
+
+# make test's and make check's wall and CPU time and what they run,
+# measured here, into docs/testing.md (tests/timings.sh); TIMINGS=test
+# measures make test alone
+TIMINGS ?= test check
+timings:
+	bash tests/timings.sh --write docs/testing.md $(TIMINGS)
 
 # linux-source-6.1's selectors beside mpsim's (tests/kernel-check.sh)
 kernel-check: deps-check
@@ -226,6 +222,8 @@ mutate: deps-check
 
 # no recipe here: other checks join make check by adding prerequisites
 check: mutate-selectors
+check: check-slow kernel-check slurm-check asan
+# check: live-check
 
 check-long: deps-test
 	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests

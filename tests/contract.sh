@@ -300,7 +300,9 @@ one_case() {
 	esac
 }
 
-# worker N: every case whose number is N modulo 2 (and of the stride)
+# worker N: every case whose number is N modulo 2 (and of the stride).
+# Worker 0 says on stderr how far the cases are: on a terminal every
+# hundredth of them (a few seconds each), elsewhere every tenth.
 worker() {
 	cd "$tmp/cwd"
 	wid=$1
@@ -308,6 +310,9 @@ worker() {
 	n=0
 	while read -r c form o l; do
 		n=$((n + 1))
+		if [ "$wid" = 0 ] && [ $((n * steps / ncases)) != $(((n - 1) * steps / ncases)) ]; then
+			echo "contract: $n/$ncases cases" >&2
+		fi
 		[ $((n % stride)) -eq 0 ] || continue
 		[ $((n / stride % 2)) -eq "$1" ] || continue
 		one_case "$c" "$form" "$o" "$l"
@@ -315,6 +320,9 @@ worker() {
 }
 
 cases > "$tmp/cases"
+ncases=$(wc -l < "$tmp/cases")
+steps=10
+[ -t 2 ] && steps=100
 worker 0 > "$tmp/fail.0" &
 w0=$!
 worker 1 > "$tmp/fail.1"

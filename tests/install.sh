@@ -13,8 +13,14 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 no() { echo "install: $*"; fail=$((fail + 1)); }
 
-make -s -C "$top" install DESTDIR="$tmp/stage" PREFIX=/opt/mp >/dev/null
+# LIVEDIR kept at the one the tree's build holds: another would rebuild
+# ./mpsim for this test (its LIVEDIR is compiled in), under the other
+# suites running beside it
+livedir=$(sed -n 's/^#define MPSIM_LIVEDIR "\(.*\)"$/\1/p' "$top/build/livedir.h" 2>/dev/null)
+livedir=${livedir:-/opt/mp/share/mpsim/live}
+make -s -C "$top" install DESTDIR="$tmp/stage" PREFIX=/opt/mp LIVEDIR="$livedir" >/dev/null
 root=$tmp/stage/opt/mp
+live=$tmp/stage$livedir
 for f in bin/mpsim share/man/man1/mpsim.1 share/bash-completion/completions/mpsim; do
 	[ -f "$root/$f" ] || no "$f not installed"
 done
@@ -28,9 +34,9 @@ grep -q '/opt/mp/share/doc/mpsim' "$root/share/man/man1/mpsim.1" ||
 # mpsim live's harness, which the installed binary runs (MPSIM_LIVE
 # stands for the PREFIX the staged tree is not yet at): a missing
 # scenario is bad input, refused before anything is built
-[ -f "$root/share/mpsim/live/live.py" ] || no "live/live.py not installed"
+[ -f "$live/live.py" ] || no "live/live.py not installed"
 rc=0
-MPSIM_LIVE=$root/share/mpsim/live/live.py "$root/bin/mpsim" live \
+MPSIM_LIVE=$live/live.py "$root/bin/mpsim" live \
     --scenario="$tmp/none.ini" >/dev/null 2>"$tmp/live.err" || rc=$?
 [ "$rc" = 2 ] && grep -q '^mpsim: live: .*none.ini' "$tmp/live.err" ||
     no "the installed mpsim live (status $rc: $(cat "$tmp/live.err"))"
@@ -49,7 +55,7 @@ bash "$top/tests/completion.sh" "$root/bin/mpsim" \
 (cd "$tmp" && PATH=$root/bin:$PATH mpsim sweep --iodepth=2 --runtime=1ms --list-runs) |
     grep -q '^mpsim sweep ' || no "--list-runs of an installed mpsim"
 
-make -s -C "$top" uninstall DESTDIR="$tmp/stage" PREFIX=/opt/mp >/dev/null
+make -s -C "$top" uninstall DESTDIR="$tmp/stage" PREFIX=/opt/mp LIVEDIR="$livedir" >/dev/null
 left=$(find "$tmp/stage" -type f | wc -l)
 [ "$left" -eq 0 ] || no "make uninstall left $left files"
 

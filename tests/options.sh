@@ -9,11 +9,22 @@
 # design (there are no files to name, say) and must be documented so in
 # the documentation (README.md or docs/).
 #
-# usage: options.sh MPSIM       (run from the repository's top)
+# The walk has two passes: with the options the value needs (make test),
+# and alone (make check).  Each command's run without the option walked
+# is made once for the options it is given and kept (same options, same
+# bytes), not once per option walked.
+#
+# usage: options.sh MPSIM [with|alone]   (run from the repository's top;
+#        both passes by default)
 set -eu
 LC_ALL=C
 export LC_ALL
 mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+passes=${2:-with alone}
+case $passes in
+with|alone|"with alone") ;;
+*) echo "usage: options.sh MPSIM [with|alone]" >&2; exit 2 ;;
+esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # --selector-source's plugins are built in the test's own cache
@@ -48,6 +59,15 @@ invoke() {
 	figures "$cmd" <"$tmp/$tag.raw" >"$tmp/$tag.out" || true
 }
 
+# base CMD WITH: the run of CMD with WITH and without the option walked,
+# made once; $b names its files ($b.st, $b.out, $b.err)
+mkdir "$tmp/base"
+base() {
+	b=base/$(printf '%s\n' "$1 $2" | cksum | cut -d' ' -f1)
+	[ -f "$tmp/$b.st" ] || invoke "$b" "$1" "$2"
+	b=$tmp/$b
+}
+
 "$mpsim" list options --format=walk >"$tmp/options"
 # docs/outputs.md's list of options that change nothing given alone
 # (its bullet list: the paragraph above it names the options that warn)
@@ -55,10 +75,21 @@ awk '/^### Options that change nothing alone/ { on = 1; next }
 	on && /^##/ { on = 0 } on && /^- / { list = 1 } on && list' \
 	docs/outputs.md >"$tmp/alone"
 [ -s "$tmp/options" ] || { echo "options: mpsim list options is empty"; exit 1; }
+case $passes in
+*with*) first="run compare sweep" ;;
+*) first= ;;
+esac
+total=$(wc -l <"$tmp/options")
+i=0
 while IFS="$TAB" read -r name val with; do
+	# progress on stderr, every tenth of the options
+	i=$((i + 1))
+	[ $((i * 10 / total)) = $(((i - 1) * 10 / total)) ] ||
+		echo "options ($passes): $i/$total options" >&2
 	orig=$name	# as the documentation names it (--path.NAME.KEY)
 	name=$(echo "$name" | sed 's/NAME/sdd/')
 	if [ "$val" = "-" ]; then
+		[ -n "$first" ] || continue
 		if cat README.md docs/*.md | grep -q "\`$name\`"; then
 			pass=$((pass + 1))
 		else
@@ -68,11 +99,11 @@ while IFS="$TAB" read -r name val with; do
 		continue
 	fi
 	refused=0
-	for cmd in run compare sweep; do
-		invoke base "$cmd" "$with"
+	for cmd in $first; do
+		base "$cmd" "$with"
 		# an option the value needs may be refused by this command
 		# (compare --selector): then so must the value be
-		if [ "$(cat "$tmp/base.st")" = 2 ] && [ -n "$with" ]; then
+		if [ "$(cat "$b.st")" = 2 ] && [ -n "$with" ]; then
 			invoke try "$cmd" "$with" "--$name=$val"
 			if [ "$(cat "$tmp/try.st")" = 2 ]; then
 				pass=$((pass + 1))
@@ -83,9 +114,9 @@ while IFS="$TAB" read -r name val with; do
 			fi
 			continue
 		fi
-		if [ "$(cat "$tmp/base.st")" != 0 ]; then
-			echo "options: $cmd $base $with: exit status $(cat "$tmp/base.st") without --$name"
-			sed 's/^/  | /' "$tmp/base.err" | head -3
+		if [ "$(cat "$b.st")" != 0 ]; then
+			echo "options: $cmd $base $with: exit status $(cat "$b.st") without --$name"
+			sed 's/^/  | /' "$b.err" | head -3
 			fail=$((fail + 1))
 			continue
 		fi
@@ -97,10 +128,10 @@ while IFS="$TAB" read -r name val with; do
 		elif [ "$st" != 0 ]; then
 			echo "options: $cmd --$name=$val: exit status $st"
 			fail=$((fail + 1))
-		elif ! cmp -s "$tmp/base.out" "$tmp/try.out"; then
+		elif ! cmp -s "$b.out" "$tmp/try.out"; then
 			pass=$((pass + 1))
 		elif grep -q 'mpsim: warning' "$tmp/try.err" &&
-		     ! cmp -s "$tmp/base.err" "$tmp/try.err"; then
+		     ! cmp -s "$b.err" "$tmp/try.err"; then
 			pass=$((pass + 1))
 		else
 			echo "options: $cmd --$name=$val (with: ${with:-nothing}) is accepted, changes nothing and warns of nothing"
@@ -111,17 +142,17 @@ while IFS="$TAB" read -r name val with; do
 	# matter must not be needed for it to be noticed.  Changed, warned,
 	# refused, or listed in docs/outputs.md's "Options that change
 	# nothing alone" with the reason.
-	if [ -n "$with" ]; then
+	if [ -n "$with" ] && [ "$passes" != with ]; then
 		for cmd in run compare sweep; do
-			invoke base "$cmd" ""
+			base "$cmd" ""
 			invoke try "$cmd" "" "--$name=$val"
 			st=$(cat "$tmp/try.st")
 			if [ "$st" = 2 ] && [ ! -s "$tmp/try.raw" ]; then
 				pass=$((pass + 1))
 			elif [ "$st" = 0 ] &&
-			     { ! cmp -s "$tmp/base.out" "$tmp/try.out" ||
+			     { ! cmp -s "$b.out" "$tmp/try.out" ||
 			       { grep -q 'mpsim: warning' "$tmp/try.err" &&
-				 ! cmp -s "$tmp/base.err" "$tmp/try.err"; }; }; then
+				 ! cmp -s "$b.err" "$tmp/try.err"; }; }; then
 				pass=$((pass + 1))
 			elif grep -q -- "\`--$orig\`" "$tmp/alone"; then
 				pass=$((pass + 1))
@@ -132,7 +163,7 @@ while IFS="$TAB" read -r name val with; do
 		done
 	fi
 	# refused by every command: the table's value is wrong, not the option
-	if [ "$refused" = 3 ] && [ "$name" != columns ]; then
+	if [ "$refused" = 3 ] && [ "$name" != columns ] && [ "$passes" != alone ]; then
 		echo "options: --$name=$val is refused by every command; the walk's value is bad"
 		fail=$((fail + 1))
 	fi

@@ -46,9 +46,13 @@ fi | while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done \
 tar -cf - -T "$tmp/files" | tar -xf - -C "$copy"
 cp -p "$mpsim" "$copy/mpsim"
 # the build beside it, times kept, so that a make target in an example
-# finds it up to date instead of rebuilding the whole program
+# finds it up to date instead of rebuilding the whole program; not what
+# the long checks leave there (a kernel tree, mutants: gigabytes), nor
+# the logs of the suites running beside this one
 if [ -d build ]; then
-	tar -cf - --exclude=build/mpsim-tests build | tar -xf - -C "$copy"
+	tar -cf - --exclude=build/mpsim-tests --exclude=build/live \
+	    --exclude=build/mutate --exclude=build/kernel-src \
+	    --exclude=build/suites build | tar -xf - -C "$copy"
 fi
 
 # the blocks of one document: blocks/LINE.sh (plain), LINE.dollar ($ lines),
