@@ -38,8 +38,9 @@ if command -v script >/dev/null 2>&1; then
 
 	# compare: one line for the whole comparison, naming the column it
 	# is in; the table is the same as without a terminal (two columns
-	# of 100 s simulated: about two seconds of wall time each)
-	cargs="compare --runtime=100s --columns=st,rr"
+	# of 600 s simulated: about two seconds of wall time each on two idle
+	# cores; the line shows only after a second of wall time)
+	cargs="compare --runtime=600s --columns=st,rr"
 	"$mpsim" $cargs >"$tmp/cout" 2>"$tmp/cerr"
 	if [ -s "$tmp/cerr" ]; then
 		echo "FAIL progress: compare wrote on a stderr that is no terminal:" >&2
