@@ -11,16 +11,10 @@
 #
 # usage: help.sh MPSIM        (run from the repository's top)
 set -eu
-LC_ALL=C
-export LC_ALL
+suite=help
+. "$(dirname "$0")/lib.sh"
 mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-no() { echo "help: $*"; fail=$((fail + 1)); }
 man=$top/docs/mpsim.1
 
 # ---- list options: every option, a line of help each ----
@@ -174,5 +168,4 @@ for f in "$top"/workloads/scenarios/*.ini; do
 	[ "$got" = "$want" ] && ok || no "list scenarios: $name: '$got', wanted '$want'"
 done
 
-echo "help: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
