@@ -185,6 +185,10 @@ class Worker:
             sys.exit("mutate: the unmutated tree does not build in " +
                      self.src)
         os.makedirs(self.cache, mode=0o700, exist_ok=True)
+        # the kernel's files, which the checker reads before any
+        # kernel-check.sh has run in this copy (a fresh clone has none)
+        if run(["sh", "tests/kernel-src.sh", self.ksrc], self.src, 1800) != 0:
+            sys.exit("mutate: no kernel files in " + self.ksrc)
         self.read_commands(targets)
         self.read_deps()
 
