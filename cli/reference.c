@@ -159,6 +159,8 @@ static const char *const command_name[] = {	/* ORDER: CMD_* bits */
 	"run", "compare", "sweep", "merge", "list", "bench", "timers",
 	"published", "live",
 };
+_Static_assert((1U << ARRAY_SIZE(command_name)) - 1 == CMD_ALL,
+	       "a name for each command bit of CMD_ALL");
 
 /* ---- every option, in one list ---- */
 
@@ -465,11 +467,16 @@ int ref_unknown_option(const char *name, unsigned cmd, char *err)
 		if (refs[i].cmds & cmd)
 			suggest_try(key, n, &best, &best_d);
 	}
+	/* --version is mpsim's own, before any command (CMD_NONE names
+	 * no command: it has no entry in command_name) */
+	if (other == CMD_NONE && !mine)
+		return input_error(err, "--%.40s takes no command (mpsim "
+				   "--%.40s)", name, name);
 	if (other && !mine) {
 		command_names(other, owners, sizeof(owners));
 		return input_error(err, "--%.40s belongs to %s (mpsim %s "
 				   "--help)", name, owners,
-				   command_name[__builtin_ctz(other)]);
+				   command_name[__builtin_ctz(other & CMD_ALL)]);
 	}
 	/* another command's, as --colums for sweep */
 	if (!best) {
