@@ -6,12 +6,10 @@
 #
 # usage: live.sh MPSIM
 set -eu
+suite=live
+. "$(dirname "$0")/lib.sh"
 mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-pass=0
 cd "$tmp"
 
 cat > two.ini <<'INI'
@@ -36,22 +34,26 @@ sed 's/service-time 0/no-such-selector 0/' two.ini > badsel.ini
 printf '[global]\nrw=read\n[a]\nruntime=1s\nnew_group\n' > newgroup.fio
 printf 'rw=read\n' > nosection.fio
 
-# refused LABEL WORD ARGS...: status 2, one line naming WORD, no stdout
+# refusal LABEL PATTERN COMMAND...: status 2, one stderr line matching
+# PATTERN, no stdout
+refusal() {
+	label=$1 pattern=$2
+	shift 2
+	if timeout 20 "$@" >out 2>err </dev/null; then rc=0; else rc=$?; fi
+	if [ "$rc" = 2 ] && [ ! -s out ] && [ "$(wc -l < err)" = 1 ] &&
+	    grep -q "$pattern" err; then
+		ok
+	else
+		bad "$label: status $rc, stderr:
+$(cat err out)"
+	fi
+}
+
+# refused LABEL WORD ARGS...: mpsim live ARGS is refused naming WORD
 refused() {
 	label=$1 word=$2
 	shift 2
-	if timeout 20 "$mpsim" live "$@" >out 2>err </dev/null; then
-		rc=0
-	else
-		rc=$?
-	fi
-	if [ "$rc" = 2 ] && [ ! -s out ] && [ "$(wc -l < err)" = 1 ] &&
-	    grep -q "^mpsim: .*$word" err; then
-		pass=$((pass + 1))
-	else
-		echo "live: $label: status $rc, stderr:"; cat err; cat out
-		fail=$((fail + 1))
-	fi
+	refusal "$label" "^mpsim: .*$word" "$mpsim" live "$@"
 }
 
 refused "no scenario" "scenario" --job=x.fio
@@ -88,25 +90,17 @@ refused "an option before any section" "before any section" --scenario=two.ini -
 # make live-check's choice of cases: a pattern that matches no case of
 # the grid is refused before anything is built
 for sel in nope "hst-*,nope" "hst-*,"; do
-	if MPSIM=$mpsim timeout 20 python3 "$here/../live/live.py" check --cases="$sel" \
-	    >out 2>err </dev/null; then rc=0; else rc=$?; fi
-	if [ "$rc" = 2 ] && [ ! -s out ] && [ "$(wc -l < err)" = 1 ] &&
-	    grep -q "^mpsim: live: --cases=" err; then
-		pass=$((pass + 1))
-	else
-		echo "live: check --cases=$sel: status $rc, stderr:"; cat err; cat out
-		fail=$((fail + 1))
-	fi
+	refusal "check --cases=$sel" "^mpsim: live: --cases=" \
+	    env MPSIM="$mpsim" python3 "$here/../live/live.py" check --cases="$sel"
 done
 
 # the harness's arithmetic (fio's JSON, the interval, the calibration,
 # the verdicts): a unittest file of its own
 if MPSIM=$mpsim python3 "$here/live_unit.py" >out 2>&1; then
-	pass=$((pass + 1))
+	ok
 else
-	echo "live: live_unit.py:"; cat out
-	fail=$((fail + 1))
+	bad "live_unit.py:
+$(cat out)"
 fi
 
-echo "live: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish
