@@ -19,6 +19,7 @@
 #include "selectors/selector.h"
 #include "bench.h"
 #include "cli.h"
+#include "input/table.h"
 #include "sim/run.h"
 
 /* The floor loop's completions per scenario: about 0.3 s of CPU. */

@@ -12,6 +12,7 @@
 #include "selectors/selector.h"
 #include "cli.h"
 #include "input/suggest.h"
+#include "input/table.h"
 #include "sim/run.h"
 #include "lib/safe-file.h"
 #include "sim/trace.h"

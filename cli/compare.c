@@ -14,6 +14,7 @@
 #include "selectors/selector.h"
 #include "cli.h"
 #include "report/report.h"
+#include "input/table.h"
 #include "sim/run.h"
 
 /*

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "input/table.h"
 #include "sim/run.h"
 #include "sim/trace.h"
 #include "sim/workload.h"

@@ -47,6 +47,33 @@ void table_selectors(const struct scenario *sc, char *buf, size_t size);
 /* Whether a group of sc runs the selector called name (a kernel name). */
 bool table_has_selector(const struct scenario *sc, const char *name);
 
+/*
+ * Run sc on the device its table builds (mp_table_from_scenario, handed
+ * to sim/run.h's run_device): with seed, fills res (run_result_free()
+ * it).  Returns 0, or -EINVAL with err set when the scenario cannot be
+ * built (unknown selector, a table or selector arguments the kernel
+ * would reject), or -ERANGE with err set when the run cannot finish (its
+ * clock or a drawn service time would pass a limit of sim.h); res is
+ * then empty.
+ */
+struct run_result;
+struct run_watch;
+struct trace_conf;
+int run_scenario(const struct scenario *sc, uint64_t seed,
+		 struct run_result *res, char *err);
+/* The same, writing the traces tc asks for (NULL: none) as it runs; also
+ * returns -EIO with err set when a trace file cannot be written. */
+int run_scenario_traced(const struct scenario *sc, uint64_t seed,
+			const struct trace_conf *tc, struct run_result *res,
+			char *err);
+/* run_scenario() watched as w says (NULL: not at all). */
+int run_scenario_watched(const struct scenario *sc, uint64_t seed,
+			 const struct run_watch *w, struct run_result *res,
+			 char *err);
+/* The `dmsetup status` and `dmsetup table` lines of sc's device as
+ * created, before any I/O (free() *out).  Returns 0 or -EINVAL. */
+int run_dmsetup_created(const struct scenario *sc, char **out, char *err);
+
 /* Warn (mpsim_warn) about multipathd and pg_init keys of sc that change
  * nothing in its run. */
 void mp_table_warn(const struct scenario *sc);

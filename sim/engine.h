@@ -176,7 +176,8 @@ struct mpath {
 	bool hw_handler;		/* a handler: switching needs pg_init */
 	unsigned pg_init_delay_msecs;	/* PG_INIT_DELAY_DEFAULT: 2000 */
 	sim_ns pg_init_time;		/* the handler's activation time */
-	struct mp_table *table;		/* what it was built from (status) */
+	const struct mp_table *table;	/* what it was built from (status);
+					   the caller's, for the run */
 	struct path_ev *pg_work;	/* two per path: activate, done */
 	unsigned cpu;			/* the CPU submitting the I/O being
 					   mapped (each group's ps.cpu) */
@@ -290,7 +291,8 @@ void cpu_end_io(struct sim *s, struct sim_io *io);
 void cpu_reap(struct sim *s, struct sim_io *io);
 
 /* ---- sim/mpath.c ---- */
-int mpath_setup(struct mpath *m, struct sim *s, char *err);
+int mpath_setup(struct mpath *m, struct sim *s, const struct mp_table *t,
+		char *err);
 void mpath_teardown(struct mpath *m);
 /* The device's status and table lines, `dmsetup status` and `dmsetup
  * table` (sim/dmsetup.c), each ending in a newline; free() it. */
@@ -320,7 +322,7 @@ void mpath_process_queued(struct mpath *m);
 void mpath_stats_close(struct mpath *m);
 
 /* ---- sim/pgroup.c: priority groups, pg_init and messages ---- */
-int pg_setup(struct mpath *m, char *err);
+int pg_setup(struct mpath *m, const struct mp_table *t, char *err);
 void pg_teardown(struct mpath *m);
 /* choose_pgpath(): the path for nr_bytes, NULL when none is usable. */
 struct sim_path *choose_pgpath(struct mpath *m, size_t nr_bytes, sim_ns now);

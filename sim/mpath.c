@@ -25,7 +25,8 @@ static bool mpath_write_cache(const struct scenario *sc)
 	return false;
 }
 
-int mpath_setup(struct mpath *m, struct sim *s, char *err)
+int mpath_setup(struct mpath *m, struct sim *s, const struct mp_table *t,
+		char *err)
 {
 	const struct scenario *sc = s->sc;
 
@@ -37,7 +38,7 @@ int mpath_setup(struct mpath *m, struct sim *s, char *err)
 	m->sched = sc->sched;
 	m->work.kind = PEV_PROCESS_QUEUED;
 	m->write_cache = mpath_write_cache(sc);
-	return pg_setup(m, err);
+	return pg_setup(m, t, err);
 }
 
 void mpath_teardown(struct mpath *m)

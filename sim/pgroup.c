@@ -1,6 +1,7 @@
 /*
  * pgroup.c: the multipath device's priority groups, after dm-mpath.c
- * (kernel 6.1): built from the table (input/table.h), each with its own
+ * (kernel 6.1): built from the table the readers hand down (mp-table.h,
+ * read by input/table.c), each with its own
  * selector; choose_pgpath's order (a switch_group first, then the current
  * group while it has a usable path, then every group in table order,
  * bypassed ones last); a group switch that needs the hardware handler's
@@ -14,24 +15,17 @@
 #include <strings.h>
 
 #include "engine.h"
-#include "input/table.h"	/* mp_table_from_scenario */
 #include "mp-table.h"
 #include "wheels/timer-wheel.h"
 
-int pg_setup(struct mpath *m, char *err)
+int pg_setup(struct mpath *m, const struct mp_table *t, char *err)
 {
 	struct sim *s = m->sim;
 	const struct scenario *sc = s->sc;
-	struct mp_table *t = xcalloc(1, sizeof(*t));
 	const struct ps_type *type = NULL;
 	unsigned i, k;
 	int r;
 
-	r = mp_table_from_scenario(t, s->sc, err);
-	if (r) {
-		free(t);
-		return r;
-	}
 	m->table = t;
 	/* the short form's one selector may be a kernel file (ksource.h);
 	 * a table names built-in ones */
@@ -137,9 +131,6 @@ void pg_teardown(struct mpath *m)
 	}
 	free(m->pgs);
 	free(m->pg_work);
-	if (m->table)
-		mp_table_free(m->table);
-	free(m->table);
 	m->pgs = NULL;
 	m->table = NULL;
 	m->nr_pgs = 0;

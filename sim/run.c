@@ -176,24 +176,9 @@ static void sim_free(struct sim *s)
 	evq_free(&s->q);
 }
 
-int run_scenario(const struct scenario *sc, uint64_t seed,
-		 struct run_result *res, char *err)
-{
-	return run_scenario_watched(sc, seed, NULL, res, err);
-}
-
-int run_scenario_traced(const struct scenario *sc, uint64_t seed,
-			const struct trace_conf *tc, struct run_result *res,
-			char *err)
-{
-	struct run_watch w = { .trace = tc };
-
-	return run_scenario_watched(sc, seed, &w, res, err);
-}
-
-int run_scenario_watched(const struct scenario *sc, uint64_t seed,
-			 const struct run_watch *w, struct run_result *res,
-			 char *err)
+int run_device(const struct scenario *sc, const struct mp_table *t,
+	       uint64_t seed, const struct run_watch *w,
+	       struct run_result *res, char *err)
 {
 	const struct trace_conf *tc = w ? w->trace : NULL;
 	struct run_progress pg = { 0 };
@@ -259,7 +244,7 @@ int run_scenario_watched(const struct scenario *sc, uint64_t seed,
 	for (i = 0; i < nr_io; i++)
 		sim_io_put(&s, &s.io_mem[i]);
 
-	r = mpath_setup(&s.mp, &s, err);
+	r = mpath_setup(&s.mp, &s, t, err);
 	if (!r && tc)
 		r = tracer_open(&s, tc, (unsigned)nr_io, err);
 	if (r) {
@@ -339,7 +324,8 @@ int run_scenario_watched(const struct scenario *sc, uint64_t seed,
  * The device as `dmsetup create` leaves it, before any I/O: built from
  * sc's table with its paths, nothing run.
  */
-int run_dmsetup_created(const struct scenario *sc, char **out, char *err)
+int run_device_created(const struct scenario *sc, const struct mp_table *t,
+		       char **out, char *err)
 {
 	struct run_result res;
 	struct sim s;
@@ -358,7 +344,7 @@ int run_dmsetup_created(const struct scenario *sc, char **out, char *err)
 		path_setup(&s.paths[i], &s, &sc->paths[i], i, 0);
 		s.paths[i].stats = &res.path[i];
 	}
-	r = mpath_setup(&s.mp, &s, err);
+	r = mpath_setup(&s.mp, &s, t, err);
 	if (!r)
 		*out = mpath_dmsetup(&s.mp);
 	sim_free(&s);

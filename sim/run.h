@@ -1,6 +1,7 @@
 /*
- * run.h: one simulation run from a scenario to a result, and the
- * comparison of several selector/clock columns on one scenario.
+ * run.h: one simulation run from a scenario and its multipath table to a
+ * result.  The readers build the table from the scenario and hand it
+ * down (input/table.h's run_scenario() and friends do both).
  */
 #ifndef MPSIM_RUN_H
 #define MPSIM_RUN_H
@@ -12,25 +13,29 @@
 #include "config.h"
 #include "stats.h"
 
-/*
- * Run sc with seed; fills res (run_result_free() it).  Returns 0, or
- * -EINVAL with err set when the scenario cannot be built (unknown
- * selector, selector arguments the kernel would reject), or -ERANGE with
- * err set when the run cannot finish (its clock or a drawn service time
- * would pass a limit of sim.h); res is then empty.
- */
-int run_scenario(const struct scenario *sc, uint64_t seed,
-		 struct run_result *res, char *err);
-/* The same, writing the traces tc asks for (NULL: none) as it runs; also
- * returns -EIO with err set when a trace file cannot be written. */
+struct mp_table;
+struct run_watch;
 struct trace_conf;
-int run_scenario_traced(const struct scenario *sc, uint64_t seed,
-			const struct trace_conf *tc, struct run_result *res,
-			char *err);
 
-/* The `dmsetup status` and `dmsetup table` lines of sc's device as
- * created, before any I/O (free() *out).  Returns 0 or -EINVAL. */
-int run_dmsetup_created(const struct scenario *sc, char **out, char *err);
+/*
+ * Run sc, its device built from t (sc's table, sim/mp-table.h), with
+ * seed, watched as w says (NULL: not at all); fills res
+ * (run_result_free() it).  Returns 0, or -EINVAL with err set when the
+ * device cannot be built (selector arguments the kernel would reject),
+ * or -ERANGE with err set when the run cannot finish (its clock or a
+ * drawn service time would pass a limit of sim.h), or -EIO with err set
+ * when a trace file cannot be written; res is then empty.  t is only
+ * read, and not kept past the call.
+ */
+int run_device(const struct scenario *sc, const struct mp_table *t,
+	       uint64_t seed, const struct run_watch *w,
+	       struct run_result *res, char *err);
+
+/* The `dmsetup status` and `dmsetup table` lines of sc's device, built
+ * from t, as created, before any I/O (free() *out).  Returns 0 or
+ * -EINVAL. */
+int run_device_created(const struct scenario *sc, const struct mp_table *t,
+		       char **out, char *err);
 
 /*
  * Warn on stderr (mpsim_warn) about what the result leaves out: an empty
@@ -54,11 +59,6 @@ struct run_watch {
 	struct timespec since;
 	const struct trace_conf *trace;	/* --trace, --blktrace; NULL: none */
 };
-
-/* run_scenario() watched as w says (NULL: not at all). */
-int run_scenario_watched(const struct scenario *sc, uint64_t seed,
-			 const struct run_watch *w, struct run_result *res,
-			 char *err);
 
 /* The capacity share of each path ("Best"): slots / mean cost, normalised;
  * an unbounded path counts as one slot per mean cost. */

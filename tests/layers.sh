@@ -35,13 +35,10 @@ report: lib wheels selectors sim workloads input
 cli: lib wheels kcompat selectors sim workloads input report
 sweep: lib wheels selectors sim workloads input report cli'
 
-# Ties that still run the wrong way, each by name: the engine still builds
-# its table with input/table.h's reader, and fio's option readers of
+# Ties that still run the wrong way, each by name: fio's option readers of
 # workloads/ take input/'s value readers (parse_*).  This list may only
 # shrink.
-known='sim/pgroup.c include input/table.h
-sim/pgroup.c call mp_table_from_scenario
-workloads/fio.h include input/scenario.h
+known='workloads/fio.h include input/scenario.h
 workloads/fio-bs.c call parse_size
 workloads/fio-bs.c call parse_uint
 workloads/fio-opts.c call parse_bool

@@ -15,6 +15,7 @@
 #include "sim/clock.h"
 #include "sim/run.h"
 #include "input/scenario.h"
+#include "input/table.h"
 
 extern const struct ps_type ps_historical_service_time;
 

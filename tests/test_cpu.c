@@ -15,6 +15,7 @@
 
 #include "sim/run.h"
 #include "input/scenario.h"
+#include "input/table.h"
 #include "sim/trace.h"
 
 #define MAX_SEEN	4

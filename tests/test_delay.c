@@ -14,6 +14,7 @@
 #include "sim/clock.h"
 #include "sim/delay.h"
 #include "input/scenario.h"
+#include "input/table.h"
 #include "sim/run.h"
 
 /* ---- a rig: one path with its layer, driven by hand ---- */

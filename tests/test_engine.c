@@ -13,6 +13,7 @@
 
 #include "sim/event.h"
 #include "report/report.h"
+#include "input/table.h"
 #include "sim/run.h"
 #include "sim/stats.h"
 

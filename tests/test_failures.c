@@ -13,6 +13,7 @@
 
 #include "sim/run.h"
 #include "input/scenario.h"
+#include "input/table.h"
 
 static void parse_ok(struct scenario *sc, const char *text)
 {

@@ -18,6 +18,7 @@
 #include "sim/rng.h"
 #include "sim/run.h"
 #include "input/scenario.h"
+#include "input/table.h"
 #include "workloads/fio.h"
 #include "workloads/job.h"
 

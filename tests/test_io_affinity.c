@@ -14,6 +14,7 @@
 #include "selectors/selector.h"
 #include "sim/run.h"
 #include "input/scenario.h"
+#include "input/table.h"
 #include "sim/stats.h"
 #include "workloads/fio.h"
 

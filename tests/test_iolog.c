@@ -10,6 +10,7 @@
 
 #include "sim/run.h"
 #include "input/scenario.h"
+#include "input/table.h"
 #include "workloads/fio.h"
 
 #define US		NSEC_PER_USEC

@@ -22,6 +22,7 @@
 #include "report/report.h"
 #include "sim/run.h"
 #include "input/scenario.h"
+#include "input/table.h"
 #include "sim/stats.h"
 
 #define TOY	"tests/ksrc/dm-ps-toy.c"

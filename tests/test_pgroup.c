@@ -18,6 +18,7 @@
 
 #include "sim/run.h"
 #include "input/scenario.h"
+#include "input/table.h"
 
 /* sda (8:0) is ALUA optimized, sdb (8:16) non-optimized: with
  * path_grouping_policy = failover each is a group, sda's first. */

@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "sim/run.h"
 #include "input/scenario.h"
+#include "input/table.h"
 
 #define US	NSEC_PER_USEC
 #define MS	NSEC_PER_MSEC

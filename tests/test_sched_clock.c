@@ -11,6 +11,7 @@
 #include "sim/clock.h"
 #include "sim/run.h"
 #include "input/scenario.h"
+#include "input/table.h"
 
 Test(sched_clock, tsc_is_ktime_plus_offset_and_drift)
 {

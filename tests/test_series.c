@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 
 #include "report/report.h"
+#include "input/table.h"
 #include "sim/run.h"
 #include "sim/series.h"
 

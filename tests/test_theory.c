@@ -17,6 +17,7 @@
 
 #include "sim/run.h"
 #include "input/scenario.h"
+#include "input/table.h"
 
 #define REPS	10
 

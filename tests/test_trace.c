@@ -16,6 +16,7 @@
 
 #include "sim/run.h"
 #include "input/scenario.h"
+#include "input/table.h"
 #include "sim/trace.h"
 
 static void set_ok(struct scenario *sc, const char *key, const char *val)

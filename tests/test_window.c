@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "sim/run.h"
 #include "input/scenario.h"
+#include "input/table.h"
 
 /* One path, one slot, exactly 100 us an I/O: times are known exactly. */
 #define FIXED_PATH \

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "input/table.h"
 #include "sim/run.h"
 #include "fuzz.h"
 
