@@ -1,10 +1,12 @@
 /*
  * config.c: the names of the configuration's fio values (modes, engines,
  * directions, as fio prints them) and the rules the engine and the
- * readers share (a synchronous engine's iodepth, an O_SYNC write's flush).
+ * readers share (a synchronous engine's iodepth, an O_SYNC write's flush,
+ * a time value's limit).
  */
 #include <stdbool.h>
 
+#include "lib/units.h"
 #include "lib/util.h"
 #include "config.h"
 
@@ -68,4 +70,19 @@ bool ioengine_osync_flushes(enum ioengine e)
 unsigned job_iodepth(const struct job_conf *j)
 {
 	return ioengine_sync(j->ioengine) ? 1 : j->iodepth;
+}
+
+/* the run's clock and every sum it forms stay within 64 bits (sim.h) */
+int parse_duration(const char *s, sim_ns default_unit, sim_ns *out, char *err)
+{
+	int r;
+
+	r = parse_ns(s, default_unit, out, err);
+	if (!r && *out > SIM_TIME_MAX) {
+		r = input_error(err, "'%.40s' is longer than %llus, the limit "
+				"of a time value", s,
+				(unsigned long long)(SIM_TIME_MAX / NSEC_PER_SEC));
+		one_line(err);
+	}
+	return r;
 }

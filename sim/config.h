@@ -321,6 +321,11 @@ bool ioengine_sync(enum ioengine e);
  * whose threads call pwrite), so blkdev_write_iter runs
  * generic_write_sync after it; libaio and io_uring do not (block/fops.c). */
 bool ioengine_osync_flushes(enum ioengine e);
+/* A time value of the configuration: lib/units.h's parse_ns (the same
+ * grammar: "100us", "2ms", "10s"; a bare number in default_unit ns, only
+ * a bare 0 with default_unit 0), and at most SIM_TIME_MAX.  0 or -EINVAL
+ * with err set. */
+int parse_duration(const char *s, sim_ns default_unit, sim_ns *out, char *err);
 /* fio's names, for reports: "libaio", "randwrite". */
 const char *ioengine_name(enum ioengine e);
 const char *rw_name(enum rw_mode rw);

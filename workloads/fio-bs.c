@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/units.h"
 #include "fio.h"
 
 #define SHOW		"%.40s"

@@ -7,9 +7,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "lib/ini.h"
-#include "input/scenario.h"
+#include "sim/config.h"
 
 /* ---- workloads/fio-read.c: the job-file reader ---- */
 
