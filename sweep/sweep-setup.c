@@ -1,16 +1,14 @@
 /*
  * sweep-setup.c: the sweep command line: its own options, the run options
- * and their values, the points they multiply into, and each point's
- * options resolved (and checked) as a single run's.
+ * and their values and the points they multiply into; then every point
+ * resolved (sweep-points.c) and the file's head and rows' prefixes built
+ * (sweep-rows.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "selectors/ksource.h"
-#include "selectors/selector.h"
-#include "sim/rng.h"
 #include "sweep.h"
 
 /* Options of the sweep itself; the rest are run options. */
@@ -34,119 +32,7 @@ static const char *const fixed_keys[] = {
 
 #define IN(key, list)	str_in_list(key, list, ARRAY_SIZE(list))
 
-uint64_t sweep_rep_seed(uint64_t seed, unsigned r)
-{
-	return r ? rng_mix(seed ^ rng_mix(r)) : seed;
-}
-
-/* ---- shell words ---- */
-
-/* Characters no POSIX shell treats specially inside a word. */
-static bool shell_safe(const char *s, size_t n)
-{
-	size_t i;
-
-	if (!n)
-		return false;
-	for (i = 0; i < n; i++)
-		if (!(s[i] >= 'a' && s[i] <= 'z') && !(s[i] >= 'A' && s[i] <= 'Z') &&
-		    !(s[i] >= '0' && s[i] <= '9') && !strchr("_-.,/:=@%+", s[i]))
-			return false;
-	return true;
-}
-
-static void append(char **s, size_t *len, const char *p, size_t n)
-{
-	*s = xrealloc(*s, *len + n + 1);
-	memcpy(*s + *len, p, n);
-	*len += n;
-	(*s)[*len] = '\0';
-}
-
-/* `--key=value` keeps --key= outside the quotes, for people reading it. */
-void shell_quote(char **s, size_t *len, const char *word)
-{
-	const char *eq = strchr(word, '=');
-	const char *p;
-
-	if (shell_safe(word, strlen(word))) {
-		append(s, len, word, strlen(word));
-		return;
-	}
-	if (!strncmp(word, "--", 2) && eq && shell_safe(word, (size_t)(eq - word))) {
-		append(s, len, word, (size_t)(eq - word) + 1);
-		word = eq + 1;
-	}
-	append(s, len, "'", 1);
-	for (p = word; *p; p++) {
-		if (*p == '\'')
-			append(s, len, "'\\''", 4);
-		else
-			append(s, len, p, 1);
-	}
-	append(s, len, "'", 1);
-}
-
-int shell_split(const char *line, char ***words)
-{
-	const char *p = line;
-	char *w = NULL;
-	size_t wl = 0;
-	int n = 0;
-
-	*words = NULL;
-	for (;;) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p)
-			break;
-		w = xstrdup("");
-		wl = 0;
-		while (*p && *p != ' ' && *p != '\t') {
-			const char *q;
-
-			if (*p == '\'') {
-				q = strchr(p + 1, '\'');
-				if (!q)
-					goto bad;
-				append(&w, &wl, p + 1, (size_t)(q - p - 1));
-				p = q + 1;
-			} else if (*p == '\\' && p[1]) {
-				append(&w, &wl, p + 1, 1);
-				p += 2;
-			} else {
-				append(&w, &wl, p, 1);
-				p++;
-			}
-		}
-		*words = xrealloc(*words, (size_t)(n + 1) * sizeof(**words));
-		(*words)[n++] = w;
-		w = NULL;
-	}
-	return n;
-bad:
-	free(w);
-	while (n > 0)
-		free((*words)[--n]);
-	free(*words);
-	*words = NULL;
-	return -EINVAL;
-}
-
 /* ---- the command line ---- */
-
-/* "--key=value", or "--key" for a bare flag (value NULL). */
-static char *option_word(const char *key, const char *value)
-{
-	size_t n = strlen(key) + (value ? strlen(value) : 0) + 4;
-	char *s = xmalloc(n);
-
-	if (value)
-		snprintf(s, n, "--%s=%s", key, value);
-	else
-		snprintf(s, n, "--%s", key);
-	return s;
-}
 
 static int option_count(const char *opt, const char *val, uint64_t max,
 		       uint64_t *out, char *err)
@@ -343,10 +229,10 @@ int sweep_parse(struct sweep *sw, int argc, char **argv, char *err)
 		if (r || IN(name, placement_keys))
 			continue;
 		/* the identity: every other option, as --key=value */
-		word = option_word(strcmp(name, "output-format") ? name :
+		word = sweep_option_word(strcmp(name, "output-format") ? name :
 				   "format", val);
 		if (cl)
-			append(&sw->cmdline, &cl, " ", 1);
+			words_append(&sw->cmdline, &cl, " ", 1);
 		shell_quote(&sw->cmdline, &cl, word);
 		free(word);
 	}
@@ -362,113 +248,6 @@ int sweep_parse(struct sweep *sw, int argc, char **argv, char *err)
 	memset(sw->selected, 1, sw->nr_points);
 	sw->nr_selected = sw->nr_points;
 	return 0;
-}
-
-/* ---- points ---- */
-
-/* Is the selector happy with the scenario's arguments?  run_scenario()
- * would find out only when the point runs. */
-static int check_selector(const struct scenario *sc, char *err)
-{
-	const struct ps_type *t;
-	struct path_selector ps;
-	struct ps_path *paths, **pp;
-	char why[ERR_MAX];
-	unsigned i, n = 0;
-	int r;
-
-	t = ps_type_of(sc->selector, sc->selector_source, err);
-	if (!t)
-		return -EINVAL;
-	/* the machine the run would give it (sim/mpath.c) */
-	memset(&ps, 0, sizeof(ps));
-	ps.nr_cpu_ids = sc->ncpus;
-	ps.nr_node_ids = sc->numa_nodes;
-	ps.hz = sc->hz;
-	r = ps_init(&ps, t, sc->selector_args, why);
-	if (r)
-		return input_error(err, "--selector_args: %s", why);
-	paths = xcalloc(sc->nr_paths, sizeof(*paths));
-	pp = xcalloc(sc->nr_paths, sizeof(*pp));
-	for (i = 0; i < sc->nr_paths; i++) {
-		paths[i].name = sc->paths[i].name;
-		paths[i].index = i;
-		r = ps_add_path(&ps, &paths[i], sc->paths[i].path_args, err);
-		if (r) {
-			snprintf(why, sizeof(why), "%s", err);
-			input_error(err, "path %s: %s", sc->paths[i].name, why);
-			break;
-		}
-		pp[n++] = &paths[i];
-	}
-	ps_exit(&ps, pp, n);
-	free(pp);
-	free(paths);
-	return r;
-}
-
-/* Point k is a number in mixed radix, one digit per option, the last
- * option's digit the least significant. */
-const char *sweep_point_value(const struct sweep *sw, unsigned i, uint64_t k)
-{
-	unsigned j;
-
-	for (j = sw->nr_opt - 1; j > i; j--)
-		k /= sw->opt[j].nr_vals;
-	return sw->opt[i].vals[k % sw->opt[i].nr_vals];
-}
-
-static char *point_word(const struct sweep *sw, unsigned i, uint64_t k)
-{
-	return option_word(sw->opt[i].key, sweep_point_value(sw, i, k));
-}
-
-int sweep_point_opts(const struct sweep *sw, uint64_t k, struct run_opts *o,
-		     char *err)
-{
-	char **argv = xcalloc(sw->nr_opt + 2, sizeof(*argv));
-	unsigned i;
-	int r;
-
-	argv[0] = xstrdup("sweep");
-	for (i = 0; i < sw->nr_opt; i++)
-		argv[i + 1] = point_word(sw, i, k);
-	r = cli_parse_run((int)sw->nr_opt + 1, argv, o, NULL, err);
-	if (!r)
-		r = check_selector(&o->sc, err);
-	if (!r)
-		cli_warn_inert((int)sw->nr_opt + 1, argv, &o->sc);
-	if (r)
-		cli_free_run(o);
-	for (i = 0; i <= sw->nr_opt; i++)
-		free(argv[i]);
-	free(argv);
-	return r;
-}
-
-/* "sweep point 3 (--iodepth=4 --clock=ktime)" for messages: the point
- * and the swept options' values there. */
-static void point_desc(const struct sweep *sw, uint64_t k, char *buf,
-		       size_t size)
-{
-	char *words = xstrdup("");
-	size_t len = 0;
-	unsigned i;
-
-	for (i = 0; i < sw->nr_opt; i++) {
-		char *w;
-
-		if (sw->opt[i].nr_vals < 2)
-			continue;
-		w = point_word(sw, i, k);
-		if (len)
-			append(&words, &len, " ", 1);
-		append(&words, &len, w, strlen(w));
-		free(w);
-	}
-	snprintf(buf, size, len ? "sweep point %llu (%s)" : "sweep point %llu%s",
-		 (unsigned long long)k, words);
-	free(words);
 }
 
 static const struct sweep_paths *intern_paths(struct sweep *sw,
@@ -590,7 +369,7 @@ int sweep_prepare(struct sweep *sw, char *err)
 		mpsim_warn_round(k, sw->nr_points, "sweep points", NULL);
 		r = sweep_point_opts(sw, k, &o, why);
 		if (r) {
-			point_desc(sw, k, desc, sizeof(desc));
+			sweep_point_desc(sw, k, desc, sizeof(desc));
 			input_error(err, "%s: %s", desc, why);
 			break;
 		}

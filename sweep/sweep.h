@@ -122,6 +122,11 @@ int sweep_prepare(struct sweep *sw, char *err);
 
 void sweep_free(struct sweep *sw);
 
+/* ---- points (sweep/sweep-points.c) ---- */
+
+/* "--key=value", or "--key" for a bare flag (value NULL); malloc'd. */
+char *sweep_option_word(const char *key, const char *value);
+
 /* The value option i takes at point k (the last option varies fastest). */
 const char *sweep_point_value(const struct sweep *sw, unsigned i, uint64_t k);
 
@@ -134,6 +139,15 @@ int sweep_point_opts(const struct sweep *sw, uint64_t k, struct run_opts *o,
  * r after that.  The same at every point: common random numbers. */
 uint64_t sweep_rep_seed(uint64_t seed, unsigned r);
 
+/* "sweep point 3 (--iodepth=4 --clock=ktime)" for messages: the point
+ * and the swept options' values there. */
+void sweep_point_desc(const struct sweep *sw, uint64_t k, char *buf,
+		      size_t size);
+
+/* ---- shell words (sweep/shell-words.c) ---- */
+
+/* Append n bytes of p to the string *s of length *len (it grows). */
+void words_append(char **s, size_t *len, const char *p, size_t n);
 /* Shell-quote one word (appended to *s, which grows). */
 void shell_quote(char **s, size_t *len, const char *word);
 /* Split a line of shell_quote()d words; returns the count, with *words
