@@ -8,16 +8,10 @@
 #
 # usage: cli.sh MPSIM
 set -eu
-LC_ALL=C
-export LC_ALL
+suite=cli
+. "$(dirname "$0")/lib.sh"
 mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-pass=0
-ok() { pass=$((pass + 1)); }
-no() { echo "cli: $*"; fail=$((fail + 1)); }
 cd "$tmp"
 
 # Every command of mpsim.c's table answers --help: usage on stdout,
@@ -183,5 +177,4 @@ done
 cmp -s sweep.csv links/real/new.csv && ok ||
     no "sweep --output through a dangling link: not the sweep"
 
-echo "cli: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -8,14 +8,10 @@
 #
 # usage: limits.sh MPSIM
 set -eu
-LC_ALL=C
-export LC_ALL
+suite=limits
+. "$(dirname "$0")/lib.sh"
 mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 dir=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 
 # expect_prefix STATUS PREFIX ARGS...: run mpsim from tests/golden, with
 # stdout to a file; its one stderr line must start with PREFIX
@@ -29,12 +25,11 @@ expect_prefix() {
 	lines=$(wc -l <"$tmp/err")
 	if [ "$st" -ne "$want" ] || [ -s "$tmp/out" ] || [ "$lines" -ne 1 ] ||
 	    [ "$(head -c ${#prefix} "$tmp/err")" != "$prefix" ]; then
-		printf '%s\n' "limits: mpsim $*: want status $want, no stdout, one stderr line '$prefix...'"
+		bad "mpsim $*: want status $want, no stdout, one stderr line '$prefix...'"
 		echo "  status $st, stdout $(wc -c <"$tmp/out") bytes, stderr $lines lines:"
 		sed 's/^/  | /' "$tmp/err" | head -5
-		fail=$((fail + 1))
 	else
-		pass=$((pass + 1))
+		ok
 	fi
 }
 
@@ -145,8 +140,7 @@ expect_prefix 2 "mpsim: merge: $tmp/head1.json and $tmp/head2.json are from diff
 } >"$tmp/256.ini"
 expect_prefix 2 "mpsim: $tmp/256.ini: --interval: 10000 ns cuts the run into 100000 intervals of 257 rows (256 paths and the total), 2.57e+07 rows in all, past the limit of 10000000 rows" \
     --scenario="$tmp/256.ini" --runtime=1s --interval=10us --series="$tmp/s.csv"
-[ ! -e "$tmp/s.csv" ] && pass=$((pass + 1)) ||
-    { echo "limits: a refused series left a file"; fail=$((fail + 1)); }
+[ ! -e "$tmp/s.csv" ] && ok || bad "a refused series left a file"
 expect_prefix 2 "mpsim: hst-bio-mpath: --interval: 1000 ns cuts the run into 1000000 intervals of 11 rows" \
     --runtime=1s --interval=1us --series="$tmp/s.csv"
 
@@ -177,20 +171,18 @@ kill "$long" 2>/dev/null || true
 wait "$long" 2>/dev/null || true
 if [ "$(wc -l <"$tmp/long.err")" -eq 1 ] &&
     grep -q '^mpsim: warning: this run simulates about 6e+12 I/Os, about [0-9]* days at 5 M I/Os a second' "$tmp/long.err"; then
-	pass=$((pass + 1))
+	ok
 else
-	echo "limits: --runtime=100000000s did not say how long it takes:"
+	bad "--runtime=100000000s did not say how long it takes:"
 	sed 's/^/  | /' "$tmp/long.err" | head -3
-	fail=$((fail + 1))
 fi
 # ... and a short one says nothing
 expect_quiet() {
 	if "$mpsim" "$@" >/dev/null 2>"$tmp/short.err" && [ ! -s "$tmp/short.err" ]; then
-		pass=$((pass + 1))
+		ok
 	else
-		echo "limits: mpsim $*: stderr not empty:"
+		bad "mpsim $*: stderr not empty:"
 		sed 's/^/  | /' "$tmp/short.err" | head -3
-		fail=$((fail + 1))
 	fi
 }
 expect_quiet --runtime=1s
@@ -219,12 +211,11 @@ expect_full() {
 	lines=$(wc -l <"$tmp/err")
 	if [ "$st" -ne 1 ] || [ "$lines" -ne 1 ] ||
 	    [ "$(head -c 7 "$tmp/err")" != "mpsim: " ]; then
-		echo "limits: mpsim $* >/dev/full: want status 1, one stderr line"
+		bad "mpsim $* >/dev/full: want status 1, one stderr line"
 		echo "  status $st, stderr $lines lines:"
 		sed 's/^/  | /' "$tmp/err" | head -5
-		fail=$((fail + 1))
 	else
-		pass=$((pass + 1))
+		ok
 	fi
 }
 if [ -c /dev/full ]; then
@@ -242,9 +233,7 @@ if [ -c /dev/full ]; then
 	expect_full sweep --iodepth=1,2 --runtime=1ms --list-runs
 	expect_full timers --runtime=1s
 else
-	echo "limits: /dev/full is not a device here; the write checks cannot run"
-	fail=$((fail + 1))
+	bad "/dev/full is not a device here; the write checks cannot run"
 fi
 
-echo "limits: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -25,12 +25,10 @@
 #
 # usage: readme.sh MPSIM   (MPSIM is copied into the copy as ./mpsim)
 set -eu
-LC_ALL=C
-export LC_ALL
+suite=readme
+. "$(dirname "$0")/lib.sh"
 mpsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 copy=$tmp/repo
 mkdir "$copy" "$tmp/blocks"
 
@@ -114,10 +112,7 @@ snapshot "$tmp/before"
 # the folders of the tree: nothing new may appear in them
 sed -n 's|^\(.*\)/[^/]*$|\1|p' "$tmp/files" | sort -u >"$tmp/dirs"
 
-pass=0
-fail=0
 skipped=0
-no() { echo "readme: $*"; fail=$((fail + 1)); }
 
 unchanged() {
 	snapshot "$tmp/after"
@@ -128,7 +123,7 @@ unchanged() {
 	     { delete sum[$3] }
 	     END { for (f in sum) print "gone", f }' \
 	    "$tmp/before" "$tmp/after" >"$tmp/diff"
-	bad=0
+	changed=0
 	while read -r what f; do
 		d=$(dirname "${f#./}")
 		if [ "$what" = new ] && { [ "$d" = . ] || ! grep -qxF "$d" "$tmp/dirs"; }; then
@@ -138,10 +133,10 @@ unchanged() {
 			continue	# an earlier example's output
 		fi
 		no "$doc line $1: $what: ${f#./}"
-		bad=1
+		changed=1
 	done <"$tmp/diff"
 	cp "$tmp/after" "$tmp/before"
-	return $bad
+	return $changed
 }
 
 # README.md first, then docs/ in name order
@@ -155,15 +150,15 @@ anchors() {
 		gsub(/[^a-z0-9 _-]/, "", h); gsub(/ /, "-", h); print h }' "$1"
 }
 n=$(wc -l <"$top/README.md")
-if [ "$n" -lt 300 ]; then pass=$((pass + 1)); else
+if [ "$n" -lt 300 ]; then ok; else
 	no "README.md has $n lines, not under 300"
 fi
 for doc in $docs; do
 	[ "$doc" = README.md ] && continue
-	if grep -qF "](${doc})" "$top/README.md"; then pass=$((pass + 1)); else
+	if grep -qF "](${doc})" "$top/README.md"; then ok; else
 		no "README.md does not link $doc"
 	fi
-	if head -n 1 "$top/$doc" | grep -q '^# '; then pass=$((pass + 1)); else
+	if head -n 1 "$top/$doc" | grep -q '^# '; then ok; else
 		no "$doc does not start with a '# ' title"
 	fi
 done
@@ -180,7 +175,7 @@ for doc in $docs; do
 		    ! anchors "$top/$target" | grep -qxF "${l#*#}"; then
 			no "$doc: link to $l: no such heading in $target"
 		else
-			pass=$((pass + 1))
+			ok
 		fi
 	done
 done
@@ -207,11 +202,11 @@ for doc in $docs; do
 				no "$doc line $line: $cmd: stdout differs from $doc:"
 				diff "$tmp/want" "$tmp/out" | sed 's/^/  /' | head -10
 			else
-				pass=$((pass + 1))
+				ok
 			fi ;;
 		*.sh)
 			if (cd "$copy" && sh -e "$tmp/blocks/$b") >"$tmp/out" 2>"$tmp/err"; then
-				pass=$((pass + 1))
+				ok
 			else
 				no "$doc line $line: a command failed:"
 				sed 's/^/  | /' "$tmp/blocks/$b"
@@ -241,7 +236,7 @@ for doc in $docs; do
 					no "$doc line $line: $cmd: stderr differs from $doc:"
 					diff "$tmp/exp$i" "$tmp/err" | sed 's/^/  /' | head -6
 				else
-					pass=$((pass + 1))
+					ok
 				fi
 				i=$((i + 1))
 			done ;;
@@ -250,5 +245,6 @@ for doc in $docs; do
 	done
 done
 
-echo "readme: $pass blocks or commands passed, $skipped not run, $fail failed"
-[ "$fail" -eq 0 ]
+# blocks and commands; the ones not run are each said above
+echo "readme: $skipped not run"
+finish
