@@ -38,6 +38,7 @@ uint64_t fnv1a64(const void *p, size_t n, uint64_t h)
 void inputs_record(bool on)
 {
 	rec.on = on;
+	read_text_file_tell(on ? inputs_note : NULL);
 }
 
 size_t inputs_list(const struct input_file **list)

@@ -1,6 +1,6 @@
 /* text-file.c: the bounded reader of a whole text file, and its lines
- * (text-file.h).  Each file read is noted (safe-file.h: never an output;
- * inputs.h: what a sweep's points read). */
+ * (text-file.h).  Each file read is noted (safe-file.h: never an output)
+ * and told to whoever asked (inputs.c: what a sweep's points read). */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,10 +9,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "inputs.h"
 #include "safe-file.h"
 #include "text-file.h"
 #include "util.h"
+
+static text_file_reader_fn *told;
+
+void read_text_file_tell(text_file_reader_fn *fn)
+{
+	told = fn;
+}
 
 /* "1 MiB" for limits that are whole MiB, else bytes. */
 static void size_name(size_t n, char *buf, size_t size)
@@ -89,7 +95,8 @@ int read_text_file(const char *path, size_t max, const char *what,
 		return r;
 	}
 	buf[n] = '\0';
-	inputs_note(what, path, buf, n);
+	if (told)
+		told(what, path, buf, n);
 	*text = buf;
 	*len = n;
 	return 0;

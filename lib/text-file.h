@@ -18,6 +18,13 @@
 int read_text_file(const char *path, size_t max, const char *what,
 		   char **text, size_t *len, char *err);
 
+/* Who hears of each file read_text_file() has read, whole and checked
+ * (what, path and its text), NULL none: inputs.c while it records a
+ * sweep's inputs.  The reader knows nothing of why. */
+typedef void text_file_reader_fn(const char *what, const char *path,
+				 const char *text, size_t len);
+void read_text_file_tell(text_file_reader_fn *fn);
+
 /* The next line of the text at *p, without its newline, copied into
  * *buf (grown as needed; *cap its size) and ended by a NUL; *p moves past
  * the line and its newline.  NULL at the end of the text. */
