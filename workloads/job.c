@@ -107,17 +107,6 @@ int job_setup(struct job *j, struct sim *s, const struct job_conf *c,
 	return 0;
 }
 
-bool job_limit_after_ramp(struct job *j)
-{
-	const struct sim *s = j->sim;
-
-	j->window_limit = j->limit;
-	if (s->measuring || s->stats_from <= s->start)
-		return false;
-	j->limit = UINT64_MAX;
-	return true;
-}
-
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
@@ -192,20 +181,6 @@ static void job_submit(struct job *j)
 	j->issued++;
 	j->inflight++;
 	sim_submit(s, io);
-}
-
-void job_next_arrival(struct job *j)
-{
-	struct sim *s = j->sim;
-	sim_ns gap;
-
-	if (j->issued + j->backlog >= j->limit)
-		return;
-	if (j->conf->rate_process == RATE_POISSON)
-		gap = (sim_ns)(gsl_ran_exponential(j->arr, j->mean_gap) + 0.5);
-	else
-		gap = j->interval;
-	sim_schedule(s, s->now + gap, EV_JOB_ARRIVAL, j);
 }
 
 void job_start(struct job *j)

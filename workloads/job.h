@@ -83,7 +83,7 @@ struct job_flow {
 	uint64_t ddir_bytes[DDIR_NR];
 };
 
-/* ---- workloads/job.c ---- */
+/* ---- workloads/job-arrival.c ---- */
 /* Open loop: schedule the clone's next arrival, if any is left. */
 void job_next_arrival(struct job *j);
 /* With a ramp, the limit (j->limit, set) waits for the window's start:
