@@ -157,6 +157,8 @@ const char *section_label(unsigned sect);
 /* Runs o's setter; a failure reads "KEY: why" (prefix is "" or "--"). */
 int apply(const struct option *o, struct target *t, const char *prefix,
 	  const char *key, const char *value, char *err);
+
+/* ---- the setters' value helpers (scenario-value.c) ---- */
 /* A string that must fit in a field of `size` bytes. */
 int set_string(const char *v, char *field, size_t size, bool empty_ok,
 	       char *err);

@@ -1,8 +1,8 @@
 /*
  * scenario-options.c: the option table: every scenario option in one line (its
  * section, its setter, and its value for the option walk), read by the
- * file, the command line and `mpsim list options`; and the value helpers
- * the setters share.
+ * file, the command line and `mpsim list options` (the value helpers the
+ * setters share are scenario-value.c's).
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,34 +10,6 @@
 #include "workloads/fio.h"
 #include "scenario-int.h"
 #include "suggest.h"
-
-/* ---- value helpers for the setters ---- */
-
-/* A string that must fit in a field of `size` bytes. */
-int set_string(const char *v, char *field, size_t size, bool empty_ok,
-	       char *err)
-{
-	size_t n = strlen(v);
-
-	if (!n && !empty_ok)
-		return input_error(err, "empty value");
-	if (n >= size)
-		return input_error(err, "'" SHOW "...' is longer than %zu "
-				   "characters", v, size - 1);
-	memcpy(field, v, n + 1);
-	return 0;
-}
-
-/* Index of v in names[0..n), or -1. */
-int lookup(const char *v, const char *const *names, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (names[i] && !strcmp(v, names[i]))
-			return (int)i;
-	return -1;
-}
 
 /* ---- the option table ---- */
 

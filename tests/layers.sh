@@ -95,11 +95,10 @@ sed -n 's/^[a-z].*[ *]\([a-z_0-9]*\)(.*/\1/p' sim/workload.h >"$tmp/contract"
 # file: each a folder and its files, sorted, one circle a line.  The
 # engine's events run round one (the loop delivers to the device and the
 # paths, which schedule the loop's next events) as dm-mpath and the block
-# layer do; the others are still to be cut.  This list may only shrink: a
+# layer do, and it is the only one.  This list may only shrink: a
 # new circle, or a file joining one, fails, and so does a listed circle
 # that shrank or disappeared (take it off, or write what is left).
-circles='input: scenario-job.c scenario-multipath.c scenario-options.c scenario-path.c
-sim: cpu.c delay.c fault.c loop.c mpath.c multipathd.c path.c pgroup.c progress.c series.c stats.c trace.c'
+circles='sim: cpu.c delay.c fault.c loop.c mpath.c multipathd.c path.c pgroup.c progress.c series.c stats.c trace.c'
 
 # Each tie between two folders: allowed by the rules, a known one, or
 # against the layers.  A known tie no longer found is reported too.
