@@ -161,10 +161,12 @@ class Calibration(unittest.TestCase):
         self.assertEqual(live.cal_for(cal, 200)[0], 64)
 
 
-def case(name="c", paths=("a", "b"), calibrate=False, jitter=False):
+def case(name="c", paths=("a", "b"), calibrate=False, jitter=False, cpu=False, delays=None):
+    d = delays or {}
     return types.SimpleNamespace(name=name, njobs=1, jobnames=["qd1"],
-                                 paths=[dict(name=p) for p in paths],
-                                 calibrate=calibrate, jitter=jitter)
+                                 paths=[dict(name=p, read=d.get(p, 0), write=d.get(p, 0),
+                                             flush=d.get(p, 0)) for p in paths],
+                                 calibrate=calibrate, jitter=jitter, cpu=cpu)
 
 
 def kphase(iops, mean, p99, ios):
@@ -219,6 +221,76 @@ class Verdict(unittest.TestCase):
         fails, lines = [], []
         live.compare(case(paths=("a",)), self.KRUNS, None, fails, lines)
         self.assertEqual(len(fails), 3)
+
+
+class CpuPacedP99(unittest.TestCase):
+    """A p99 among the I/Os only UML's CPU paced is reported, not checked."""
+    SLOW = dict(b=20)
+
+    def kruns(self, b):
+        return [[kphase(2500.0, 5000.0, 11000.0, dict(a=5000 - n, b=n))] for n in b]
+
+    def verdict(self, c, kb, mb):
+        fails, lines, scoped = [], [], []
+        live.compare(c, self.kruns(kb), [kphase(2500.0, 5000.0, 5000.0, dict(a=5000 - mb, b=mb))],
+                     fails, lines, scoped)
+        rows = {ln.split(" | ")[1]: ln for ln in lines}
+        return fails, rows["p99 us"], scoped
+
+    def test_under_one_percent_delayed_everywhere(self):
+        # 29 of 5000 through the 20 ms path: the p99 is a CPU-paced I/O
+        fails, row, scoped = self.verdict(case(cpu=True, delays=self.SLOW), (29, 29, 30), 28)
+        self.assertIn("out of scope (outside: CPU spread)", row)
+        self.assertEqual(fails, [])
+        self.assertEqual(scoped, ["c"])
+
+    def test_one_percent_in_one_kernel_run_is_checked(self):
+        # 50 of 5000 is 1 %: that run's p99 is a delayed I/O
+        fails, row, scoped = self.verdict(case(cpu=True, delays=self.SLOW), (29, 50, 30), 28)
+        self.assertIn("**outside**", row)
+        self.assertEqual([f.split(":")[0] for f in fails], ["c p99 us"])
+        self.assertEqual(scoped, [])
+
+    def test_one_percent_in_mpsim_is_checked(self):
+        fails, row, _ = self.verdict(case(cpu=True, delays=self.SLOW), (29, 29, 30), 50)
+        self.assertIn("**outside**", row)
+
+    def test_only_cases_given_the_cpu_time(self):
+        fails, row, _ = self.verdict(case(cpu=False, delays=self.SLOW), (29, 29, 30), 28)
+        self.assertIn("**outside**", row)
+
+    def test_no_delayed_path_at_all(self):
+        fails, row, _ = self.verdict(case(cpu=True), (0, 0, 0), 0)
+        self.assertIn("out of scope", row)
+        self.assertEqual(fails, [])
+
+    def test_only_the_p99(self):
+        c = case(cpu=True, delays=self.SLOW)
+        fails, lines = [], []
+        live.compare(c, self.kruns((29, 29, 30)), [kphase(3000.0, 9000.0, 5000.0, dict(a=4972, b=28))],
+                     fails, lines)
+        self.assertEqual(sorted(f.split(":")[0] for f in fails), ["c IOPS", "c mean us"])
+
+    def test_delayed_share(self):
+        c = case(delays=self.SLOW)
+        self.assertAlmostEqual(live.delayed_share(c, dict(a=990, b=10)), 0.01)
+        self.assertEqual(live.delayed_share(c, dict(a=0, b=0)), 1.0)
+        self.assertEqual(live.delayed_share(case(), dict(a=5, b=5)), 0.0)
+
+    def test_calibration_spread_per_depth(self):
+        kr = [[kphase(3000.0, 200.0, 500.0, {}), kphase(3000.0, 5000.0, 11000.0, {}),
+               kphase(3000.0, 5000.0, 6000.0, {})],
+              [kphase(3000.0, 250.0, 500.0, {}), kphase(3000.0, 5000.0, 10000.0, {}),
+               kphase(3000.0, 5000.0, 6000.0, {})]]
+        m = [kphase(3000.0, 200.0, 200.0, {}), kphase(3000.0, 5000.0, 5050.0, {}),
+             kphase(3000.0, 1.0, 1.0, {})]
+        sp = live.cpu_spread(kr, [1, 16, 16], m)
+        # the first phase of a depth only
+        self.assertEqual(sorted(sp), [1, 16])
+        self.assertEqual(sp[1], (2.0, 2.5, 1.0))
+        self.assertEqual(sp[16], (2.0, 2.2, 1.01))
+        self.assertIn("depth 16: kernel 2.00-2.20, mpsim 1.01", live.cpu_note(sp))
+        self.assertIsNone(live.cpu_spread(kr, [1, 16, 16], None)[1][2])
 
 
 class Order(unittest.TestCase):
