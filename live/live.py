@@ -117,6 +117,7 @@ class Case:
         self.warnings = []         # said once the input is taken
         self.calibrate = False
         self.cpu = False
+        self.cal_name = ""         # the calibration it measures / takes (grid's =NAME)
         self.jitter = False        # p99 out of scope (the grid's `jitter`)
         self.paths = []            # [{name, read, write, flush, cache, dev}]
         self.table = None
@@ -804,8 +805,13 @@ def parse_grid(path, repeats):
             opts = []
             flags = set()
             rep = repeats
+            cal_name = ""
             for o in w[3:]:
-                if o in ("calibrate", "cpu", "jitter"):
+                m = re.fullmatch(r"(calibrate|cpu)(?:=([A-Za-z0-9_-]+))?", o)
+                if m:
+                    flags.add(m.group(1))
+                    cal_name = m.group(2) or ""
+                elif o == "jitter":
                     flags.add(o)
                 elif o.startswith("repeats="):
                     rep = max(repeats, int(o[8:]))
@@ -816,7 +822,16 @@ def parse_grid(path, repeats):
             c.calibrate = "calibrate" in flags
             c.cpu = "cpu" in flags
             c.jitter = "jitter" in flags
+            c.cal_name = cal_name
+            if c.calibrate and c.cpu:
+                raise BadInput("%s:%d: a case is calibrate or cpu, not both" % (path, n))
             cases.append(c)
+    names = {c.cal_name for c in cases if c.calibrate}
+    for c in cases:
+        if c.cpu and c.cal_name not in names:
+            raise BadInput("%s: %s: cpu%s, but no case is calibrate%s" % (
+                path, c.name, "=" + c.cal_name if c.cal_name else "",
+                "=" + c.cal_name if c.cal_name else ""))
     return cases
 
 
@@ -832,8 +847,9 @@ def select_cases(cases, globs):
         if not any(fnmatch.fnmatchcase(c.name, g) for c in cases):
             raise BadInput("--cases=%s: no case of the grid matches '%s'" % (globs, g))
     chosen = [c for c in cases if any(fnmatch.fnmatchcase(c.name, g) for g in pats)]
-    need_cal = any(c.cpu for c in chosen)
-    return [c for c in cases if c in chosen or (need_cal and c.calibrate)]
+    need = {getattr(c, "cal_name", "") for c in chosen if c.cpu}
+    return [c for c in cases if c in chosen or
+            (c.calibrate and getattr(c, "cal_name", "") in need)]
 
 
 def run_cases(cases, build, mpsim, results, extra_modules, title):
@@ -939,7 +955,7 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     fails = []
     lines = []
     notes = []
-    cal = None
+    cals = {}          # calibration name: calibration()
     scoped = []        # phases whose p99 is CPU-paced (cpu_paced_p99)
     spread = {}        # the calibration's p99/mean per depth
     # the calibration first, wherever the grid lists it: every case needs it
@@ -958,14 +974,15 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
             continue
         if c.calibrate:
             try:
-                cal = calibration(kruns, c.depths)
+                cals[c.cal_name] = calibration(kruns, c.depths)
             except ValueError as e:
                 fails.append("%s: %s" % (c.name, e))
-                cal = None
-            if cal:
-                notes.append(calibration_note(c.name, cal, len(kruns)))
+            if cals.get(c.cal_name):
+                notes.append(calibration_note(c.name, cals[c.cal_name], len(kruns),
+                                             "cpu=" + c.cal_name if c.cal_name else "cpu"))
 
         def extra(k, c=c):
+            cal = cals.get(c.cal_name)
             if not (c.cpu or c.calibrate) or not cal:
                 return []
             d, (s, cc, _) = cal_for(cal, c.depths[k])
@@ -986,7 +1003,7 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
             if w:
                 notes.append("`%s`: %s" % (c.name, w.splitlines()[0]))
         compare(c, kruns, mfig, fails, lines, scoped)
-        if c.calibrate:
+        if c.calibrate and not c.cal_name:
             spread = cpu_spread(kruns, c.depths, mfig)
         notes.append("`%s`: `mpsim %s`" % (c.name, " ".join(shlex.quote(rel(x)) for x in cmd[1:])))
     out = []
@@ -1115,14 +1132,14 @@ def cpu_opts(s, c):
     return ["--submit_cpu=%.1fus" % s, "--complete_cpu=%.1fus" % c]
 
 
-def calibration_note(name, cal, nruns):
+def calibration_note(name, cal, nruns, mark="cpu"):
     return ("Calibration (`%s`, not a check; the median of its %d runs at each depth): "
-            "per-I/O CPU time %s. In each phase of the cases marked cpu, mpsim gets the "
+            "per-I/O CPU time %s. In each phase of the cases marked %s, mpsim gets the "
             "submit_cpu and complete_cpu of the phase's depth (complete_cpu: fio's loop "
             "outside its latency, at the lowest depth)."
             % (name, nruns, "; ".join(
                 "depth %d %.1f us (`%s`)" % (d, t, " ".join(cpu_opts(s, c)))
-                for d, (s, c, t) in sorted(cal.items()))))
+                for d, (s, c, t) in sorted(cal.items())), mark))
 
 
 def rel(arg):

@@ -153,6 +153,14 @@ class Calibration(unittest.TestCase):
         with self.assertRaises(ValueError):
             live.calibration([[run(0.0, None)]], [1])
 
+    def test_the_note_names_the_cases_it_serves(self):
+        cal = {1: (200.0, 150.0, 350.0)}
+        n = live.calibration_note("calibrate-psync", cal, 5, "cpu=psync")
+        self.assertIn("(`calibrate-psync`, not a check; the median of its 5 runs", n)
+        self.assertIn("depth 1 350.0 us (`--submit_cpu=200.0us --complete_cpu=150.0us`)", n)
+        self.assertIn("the cases marked cpu=psync,", n)
+        self.assertIn("the cases marked cpu,", live.calibration_note("calibrate", cal, 5))
+
     def test_cal_for_takes_the_nearest_depth_by_ratio(self):
         cal = {1: (1, 1, 2), 16: (2, 2, 4), 64: (3, 3, 6)}
         self.assertEqual(live.cal_for(cal, 16)[0], 16)
@@ -293,6 +301,48 @@ class CpuPacedP99(unittest.TestCase):
         self.assertIsNone(live.cpu_spread(kr, [1, 16, 16], None)[1][2])
 
 
+class Grid(unittest.TestCase):
+    HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "live")
+
+    def parse(self, text):
+        # the grid's paths made absolute: it is written outside live/
+        text = text.replace("cases/", self.HERE + "/cases/").replace("jobs/", self.HERE + "/jobs/")
+        with tempfile.TemporaryDirectory() as d:
+            g = os.path.join(d, "grid")
+            with open(g, "w") as f:
+                f.write(text)
+            return live.parse_grid(g, 3)
+
+    def test_calibrate_and_cpu_names(self):
+        cs = self.parse("cal cases/calibrate.ini jobs/depths.fio calibrate repeats=5\n"
+                        "calp cases/delay.ini jobs/psync-randread.fio --delay=0 calibrate=psync\n"
+                        "r cases/delay.ini jobs/psync-randread.fio --delay=1 cpu=psync jitter\n"
+                        "m cases/mp-round-robin.ini jobs/depths.fio --path.a.delay=0 cpu\n")
+        self.assertEqual([(c.calibrate, c.cpu, c.cal_name) for c in cs],
+                         [(True, False, ""), (True, False, "psync"), (False, True, "psync"),
+                          (False, True, "")])
+        self.assertEqual(cs[0].repeats, 5)
+        self.assertTrue(cs[2].jitter)
+        # not passed to mpsim as options
+        self.assertEqual(cs[2].opts, ["--delay=1"])
+
+    def test_cpu_of_a_calibration_the_grid_lacks(self):
+        with self.assertRaises(live.BadInput):
+            self.parse("cal cases/calibrate.ini jobs/depths.fio calibrate\n"
+                       "r cases/delay.ini jobs/psync-randread.fio --delay=1 cpu=psync\n")
+
+    def test_calibrate_and_cpu_at_once(self):
+        with self.assertRaises(live.BadInput):
+            self.parse("cal cases/calibrate.ini jobs/depths.fio calibrate cpu\n")
+
+    def test_the_projects_grid(self):
+        cs = live.parse_grid(os.path.join(self.HERE, "grid"), 3)
+        psync = [c for c in cs if c.job and "psync" in c.job]
+        self.assertTrue(psync)
+        for c in psync:
+            self.assertEqual(c.cal_name, "psync", c.name)
+
+
 class Order(unittest.TestCase):
     def test_round_by_round(self):
         cs = [types.SimpleNamespace(repeats=5), types.SimpleNamespace(repeats=3),
@@ -317,6 +367,16 @@ class Select(unittest.TestCase):
     def test_a_cpu_case_brings_the_calibration(self):
         got = [c.name for c in live.select_cases(self.grid(), "hst-*,st-2-20")]
         self.assertEqual(got, ["calibrate", "hst-2-20", "st-2-20"])
+
+    def test_a_named_calibration_only_for_its_cases(self):
+        def c(name, cpu=False, cal=False, cal_name=""):
+            return types.SimpleNamespace(name=name, cpu=cpu, calibrate=cal, cal_name=cal_name)
+        g = [c("calibrate", cal=True), c("calibrate-psync", cal=True, cal_name="psync"),
+             c("read-1ms", cpu=True, cal_name="psync"), c("hst-2-20", cpu=True)]
+        self.assertEqual([x.name for x in live.select_cases(g, "read-*")],
+                         ["calibrate-psync", "read-1ms"])
+        self.assertEqual([x.name for x in live.select_cases(g, "hst-*")],
+                         ["calibrate", "hst-2-20"])
 
     def test_no_calibration_without_cpu(self):
         self.assertEqual([c.name for c in live.select_cases(self.grid(), "plain")], ["plain"])
