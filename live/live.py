@@ -686,7 +686,7 @@ def delayed_share(case, ios):
 
 def cpu_paced_p99(case, krs, mk):
     """Whether a phase's p99 is an I/O that UML's CPU alone paced, whose
-    spread mpsim does not model (CPU_NOTE): a case given the calibration's
+    spread mpsim does not model (cpu_note): a case given the calibration's
     CPU time (`cpu`) where fewer than 1 % of the I/Os went through a delay
     in every kernel run and in mpsim, so that the 99th percentile lies
     among the I/Os no dm-delay held, on both sides.  Where one side has
