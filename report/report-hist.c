@@ -11,7 +11,7 @@
  */
 #include "report.h"
 
-#define HIST_MERGE	8
+#define HIST_MERGE	4
 
 void hist_csv_head(FILE *f, const struct provenance *pv)
 {

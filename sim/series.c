@@ -210,7 +210,6 @@ static void path_lat(struct series *sr, struct series_mark *m,
 		     const struct sim_path *p, struct series_row *r,
 		     unsigned *tlo, unsigned *thi)
 {
-	uint64_t min = UINT64_MAX, max = 0;
 	unsigned d, i, lo = LAT_BUCKETS, hi = 0;
 
 	for (d = 0; d < DDIR_NR; d++) {
@@ -219,15 +218,11 @@ static void path_lat(struct series *sr, struct series_mark *m,
 		if (!ds || !ds->lat.count)
 			continue;
 		lat_gain(&m->lat[d], &ds->lat, sr->phist, &lo, &hi, r);
-		if (ds->lat.min < min)
-			min = ds->lat.min;
-		if (ds->lat.max > max)
-			max = ds->lat.max;
 	}
 	if (!r->lat_count)
 		return;		/* nothing gained: phist untouched */
 	r->lat_p99 = lat_buckets_quantile(sr->phist, lo, hi, r->lat_count,
-					  0.99, min, max);
+					  0.99);
 	for (i = lo; i <= hi; i++) {
 		sr->hist[i] += sr->phist[i];
 		sr->phist[i] = 0;
@@ -236,10 +231,6 @@ static void path_lat(struct series *sr, struct series_mark *m,
 		*tlo = lo;
 	if (hi > *thi)
 		*thi = hi;
-	if (min < sr->tmin)
-		sr->tmin = min;
-	if (max > sr->tmax)
-		sr->tmax = max;
 }
 
 /*
@@ -305,8 +296,6 @@ static void interval_close(struct sim *s, sim_ns t)
 	}
 	rows = row_new(sr, sr->open_at, t, s->start);
 	tot = &rows[s->nr_paths];
-	sr->tmin = UINT64_MAX;
-	sr->tmax = 0;
 	for (i = 0; i < s->nr_paths; i++) {
 		const struct sim_path *p = &s->paths[i];
 		struct series_mark *m = &sr->prev[i];
@@ -337,8 +326,7 @@ static void interval_close(struct sim *s, sim_ns t)
 	}
 	if (tot->lat_count) {
 		tot->lat_p99 = lat_buckets_quantile(sr->hist, lo, hi,
-						    tot->lat_count, 0.99,
-						    sr->tmin, sr->tmax);
+						    tot->lat_count, 0.99);
 		memset(&sr->hist[lo], 0, (hi - lo + 1) * sizeof(sr->hist[0]));
 	}
 	sr->open_at = t;

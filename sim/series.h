@@ -58,7 +58,6 @@ struct series {
 	uint64_t *hist;			/* the total's latency buckets of the
 					   interval being closed, else 0 */
 	uint64_t *phist;		/* ... and one path's */
-	uint64_t tmin, tmax;		/* bounds of the total's latencies */
 
 	/* --format=dmsetup: the device's status and table lines at the end
 	 * of each interval, each pair after a "# T s" line (T after the

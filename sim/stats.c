@@ -24,6 +24,16 @@ uint64_t lat_bucket_hi(unsigned b)
 	return lat_bucket_lo(b) + ((uint64_t)1 << (oct - 1)) - 1;
 }
 
+uint64_t lat_bucket_fio(unsigned b)
+{
+	if (b > LAT_FIO_LAST)
+		b = LAT_FIO_LAST;
+	if (b < 2 * LAT_SUB)
+		return b;
+	/* lo + half a step: fio's base + (k + 0.5) << error_bits */
+	return lat_bucket_lo(b) + ((uint64_t)1 << (b / LAT_SUB - 2));
+}
+
 void lat_reset(struct lat_hist *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -54,17 +64,14 @@ double lat_mean(const struct lat_hist *h)
 
 double lat_quantile(const struct lat_hist *h, double q)
 {
-	return lat_buckets_quantile(h->bucket, 0, LAT_BUCKETS - 1, h->count, q,
-				    h->min, h->max);
+	return lat_buckets_quantile(h->bucket, 0, LAT_BUCKETS - 1, h->count, q);
 }
 
 double lat_buckets_quantile(const uint64_t *bucket, unsigned lo, unsigned hi,
-			    uint64_t count, double q, uint64_t min,
-			    uint64_t max)
+			    uint64_t count, double q)
 {
 	uint64_t rank, seen = 0;
 	unsigned b;
-	double v;
 
 	if (!count)
 		return 0.0;
@@ -78,13 +85,9 @@ double lat_buckets_quantile(const uint64_t *bucket, unsigned lo, unsigned hi,
 		if (seen >= rank)
 			break;
 	}
-	/* The bucket's midpoint halves the worst-case error. */
-	v = ((double)lat_bucket_lo(b) + (double)lat_bucket_hi(b)) / 2.0;
-	if (v < (double)min)
-		v = (double)min;
-	if (v > (double)max)
-		v = (double)max;
-	return v;
+	/* fio's value, not clamped to [min, max]: fio prints a p99 above
+	 * the largest latency when the bucket's middle lies above it */
+	return (double)lat_bucket_fio(b);
 }
 
 /*

@@ -1,8 +1,9 @@
 /*
- * stats.h: what a run measures.  Latencies go into log-linear histograms
- * (fio's "plat" buckets, HdrHistogram's layout): 2^LAT_SUB_BITS buckets per
- * power of two, so any percentile is within 1/2^LAT_SUB_BITS (0.8 %) of
- * the exact value at a fixed cost per I/O and no per-I/O memory.
+ * stats.h: what a run measures.  Latencies go into fio's log-linear
+ * histogram (stat.h's io_u_plat: FIO_IO_U_PLAT_BITS = 6, 64 buckets per
+ * power of two) and a percentile is the value fio prints for it, so a p99
+ * of mpsim and one of fio mean the same number: within 1/128 (0.8 %) of
+ * the exact value, at a fixed cost per I/O and no per-I/O memory.
  */
 #ifndef MPSIM_STATS_H
 #define MPSIM_STATS_H
@@ -14,7 +15,7 @@
 
 struct series;
 
-#define LAT_SUB_BITS	7			/* 128 buckets per octave */
+#define LAT_SUB_BITS	6			/* fio's FIO_IO_U_PLAT_BITS */
 #define LAT_SUB		(1u << LAT_SUB_BITS)
 #define LAT_OCTAVES	(64 - LAT_SUB_BITS)	/* covers all of u64 ns */
 #define LAT_BUCKETS	((LAT_OCTAVES + 1) * LAT_SUB)
@@ -33,24 +34,29 @@ void lat_reset(struct lat_hist *h);
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src);
 /* Mean in ns (0 when empty). */
 double lat_mean(const struct lat_hist *h);
-/* The q-quantile (0 < q <= 1) in ns: the representative value of the
- * bucket holding the ceil(q*count)-th smallest sample, clamped to
- * [min, max].  0 when empty. */
+/* The q-quantile (0 < q <= 1) in ns, as fio's calc_clat_percentiles()
+ * gives it: the value fio gives the bucket holding the ceil(q*count)-th
+ * smallest sample (lat_bucket_fio).  0 when empty. */
 double lat_quantile(const struct lat_hist *h, double q);
-/* The same from buckets lo..hi (every sample of count lies there), the
- * value clamped to [min, max]: a histogram's part, or a difference of
- * two states of one histogram (sim/series.c). */
+/* The same from buckets lo..hi (every sample of count lies there): a
+ * histogram's part, or a difference of two states of one histogram
+ * (sim/series.c). */
 double lat_buckets_quantile(const uint64_t *bucket, unsigned lo, unsigned hi,
-			    uint64_t count, double q, uint64_t min,
-			    uint64_t max);
+			    uint64_t count, double q);
 
 /*
- * Bucket layout: values below LAT_SUB are exact (octave 0).  A larger
- * value with its top bit at position p (p >= LAT_SUB_BITS) falls in
- * octave p - LAT_SUB_BITS + 1, sub-bucket = the LAT_SUB_BITS bits below
- * the top bit.  Octave k >= 1 thus spans [2^(k+6), 2^(k+7)) in 128 equal
- * steps of 2^(k-1).
+ * Bucket layout, fio's plat_val_to_idx(): values below LAT_SUB are exact
+ * (octave 0).  A larger value with its top bit at position p (p >=
+ * LAT_SUB_BITS) falls in octave p - LAT_SUB_BITS + 1, sub-bucket = the
+ * LAT_SUB_BITS bits below the top bit.  Octave k >= 1 thus spans
+ * [2^(k+5), 2^(k+6)) in 64 equal steps of 2^(k-1) (exact in octave 1),
+ * and bucket b is fio's index b.  fio's array ends at index
+ * LAT_FIO_LAST (29 groups, values to 2^34 ns, 17 s) and counts every
+ * longer latency there; mpsim's covers all of u64 for its histograms
+ * (--lat_hist) and folds the longer ones into that index only where it
+ * reports a percentile.
  */
+#define LAT_FIO_LAST	(29 * LAT_SUB - 1)	/* FIO_IO_U_PLAT_NR - 1 */
 static inline unsigned lat_bucket(uint64_t ns)
 {
 	unsigned p, oct;
@@ -84,6 +90,10 @@ static inline void lat_add(struct lat_hist *h, uint64_t ns)
 /* The bucket's lowest and highest value (for tests). */
 uint64_t lat_bucket_lo(unsigned b);
 uint64_t lat_bucket_hi(unsigned b);
+/* The value fio prints for its bucket b (plat_idx_to_val()): the value
+ * itself where the buckets are exact, else the middle of the bucket's
+ * range, an integer; past LAT_FIO_LAST, that of LAT_FIO_LAST. */
+uint64_t lat_bucket_fio(unsigned b);
 
 /* One data direction's completions over the measurement window. */
 struct ddir_stats {
