@@ -317,7 +317,10 @@ static void compare_table(FILE *f, const struct provenance *pv,
 	if (at < 0)
 		fputs(" |", f);
 	for (c = 0; c < cr->nr_cols; c++) {
-		fprintf(f, " %.0f |", iops(&cr->runs[c]));
+		char s[32];
+
+		human_iops(s, sizeof(s), iops(&cr->runs[c]));
+		fprintf(f, " %s |", s);
 		if ((int)c == at)
 			fputs(" |", f);
 	}

@@ -35,7 +35,8 @@ show = words(slow) > 0 ? slow : paths
 ns = words(show)
 # A path keeps the colour of its place among all paths (as in
 # share-vs-depth.gp), slow or not.
-pindex(name) = int(system("echo '".paths."' | tr ' ' '\\n' | grep -nx '".name."' | cut -d: -f1"))
+pidx(name, j) = j > words(paths) ? 0 : word(paths, j) eq name ? j : pidx(name, j + 1)
+pindex(name) = pidx(name, 1)
 where(p, i) = "selector=".psel(p)."&clock=".pclock(p)."&path=".word(show, i)
 # The paths' points at one HZ are spread a little sideways so that their
 # confidence bars stay apart.
@@ -70,16 +71,22 @@ set bars 0.5
 set key at screen 1 - 235.0 / width, screen 0.82 top left vertical \
 	Left reverse samplen 2.5 spacing 1.2 title "path"
 
+# Every curve's rows, read at once: $H((k - 1) * ns + i) for pair k, path i.
+wl = ""
+do for [k = 1:n] { do for [i = 1:ns] { wl = wl.where(word(plist, k), i)." " } }
+load blocks("H", ARG1, wl, "hz share_mean share_ci95 best", 1)
+H(k, i) = sprintf("$H%d", (k - 1) * ns + i)
+
 do for [k = 1:n] {
 	p = word(plist, k)
 	set title ptitle(p)
-	plot for [i = 1:ns] sorted(ARG1, where(p, i), "hz share_mean share_ci95") \
+	plot for [i = 1:ns] H(k, i) \
 		using (dodge($1, i)):2:(band_lo($2, $3)):(band_hi($2, $3)) \
 		with yerrorlines lw 1.5 \
 		lc rgb colour(pindex(word(show, i))) pt (4 + pindex(word(show, i)) % 10) \
 		title word(show, i), \
-	     for [i = 1:ns] sorted(ARG1, where(p, i), "hz best") \
-		using 1:2 with lines dt 2 lw 1.2 lc rgb "#000000" \
+	     for [i = 1:ns] H(k, i) \
+		using 1:4 with lines dt 2 lw 1.2 lc rgb "#000000" \
 		title (i == 1 ? "Best (capacity share)" : "")
 	unset key
 }

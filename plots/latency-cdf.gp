@@ -70,8 +70,13 @@ set key at screen real(L + cx * (PW + SX) + 20) / width, \
 	screen 1 - real(T + cy * (PH + SY)) / height \
 	top left vertical Left reverse samplen 3 spacing 1.3 title "selector (clock)" font ",11"
 
-# The pairs (their numbers in plist) that have a curve for path i.
-has(k, i) = system(rows(ARG1, where(word(plist, k), i), "cdf")[2:]." | head -c 1 | wc -c") + 0
+# Every curve's rows, read at once: $C((i - 1) * n + k) for panel i,
+# pair k; a pair has a curve in panel i when that block has rows.
+wl = ""
+do for [i = 1:np] { do for [k = 1:n] { wl = wl.where(word(plist, k), i)." " } }
+load blocks("C", ARG1, wl, "lat_hi_us cdf", 0)
+C(k, i) = sprintf("$C%d", (i - 1) * n + k)
+has(k, i) = C_n[(i - 1) * n + k] > 0
 do for [i = 1:np] {
 	ks = ""
 	do for [k = 1:n] {
@@ -79,7 +84,7 @@ do for [i = 1:np] {
 	}
 	set title (pname(i) eq "total" ? "total (the multipath device)" : "path ".pname(i)). \
 		(pdir(i) eq "all" ? "" : ", ".pdir(i)."s")
-	plot for [k in ks] rows(ARG1, where(word(plist, k + 0), i), "lat_hi_us cdf") \
+	plot for [k in ks] C(k + 0, i) \
 		using 1:2 with steps lw 1.6 lc rgb pcolour(word(plist, k + 0)) \
 		dt sdash(psel(word(plist, k + 0))) \
 		title plabel(word(plist, k + 0))

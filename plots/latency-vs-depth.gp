@@ -60,9 +60,15 @@ set bars 0.5
 set key at screen 0.5, screen 10.0 / height bottom center vertical \
 	Left reverse samplen 3
 
+# Every curve's rows, read at once: $D(k) for pair k.
+wl = ""
+do for [k = 1:n] { wl = wl.where(word(plist, k))." " }
+load blocks("D", ARG1, wl, "iodepth lat_mean_us_mean lat_mean_us_ci95 lat_p99_us_mean lat_p99_us_ci95", 1)
+D(k) = sprintf("$D%d", k)
+
 set title "mean latency"
 set ylabel "mean latency (µs)"
-plot for [k = 1:n] sorted(ARG1, where(word(plist, k)), "iodepth lat_mean_us_mean lat_mean_us_ci95") \
+plot for [k = 1:n] D(k) \
 	using 1:2:3 with yerrorlines lw 1.5 lc rgb pcolour(word(plist, k)) \
 	dt sdash(psel(word(plist, k))) pt spoint(psel(word(plist, k))) \
 	title ptitle(word(plist, k))
@@ -70,8 +76,8 @@ plot for [k = 1:n] sorted(ARG1, where(word(plist, k)), "iodepth lat_mean_us_mean
 unset key
 set title "99th percentile latency"
 set ylabel "p99 latency (µs)"
-plot for [k = 1:n] sorted(ARG1, where(word(plist, k)), "iodepth lat_p99_us_mean lat_p99_us_ci95") \
-	using 1:2:3 with yerrorlines lw 1.5 lc rgb pcolour(word(plist, k)) \
+plot for [k = 1:n] D(k) \
+	using 1:4:5 with yerrorlines lw 1.5 lc rgb pcolour(word(plist, k)) \
 	dt sdash(psel(word(plist, k))) pt spoint(psel(word(plist, k))) \
 	notitle
 unset multiplot

@@ -73,14 +73,20 @@ if (keycell) {
 set key top left vertical \
 	Left reverse samplen 2.5 spacing 1.2 title "path"
 
+# Every curve's rows, read at once: $S((k - 1) * np + i) for pair k, path i.
+wl = ""
+do for [k = 1:n] { do for [i = 1:np] { wl = wl.where(word(plist, k), i)." " } }
+load blocks("S", ARG1, wl, "iodepth share_mean share_ci95 best", 1)
+S(k, i) = sprintf("$S%d", (k - 1) * np + i)
+
 do for [k = 1:n] {
 	p = word(plist, k)
 	set title ptitle(p)
-	plot for [i = 1:np] sorted(ARG1, where(p, i), "iodepth share_mean share_ci95") \
+	plot for [i = 1:np] S(k, i) \
 		using (dodge($1, i)):2:(band_lo($2, $3)):(band_hi($2, $3)) with yerrorlines lw 1.5 lc rgb colour(i) pt (4 + i % 10) \
 		title word(paths, i), \
-	     for [i = 1:np] sorted(ARG1, where(p, i), "iodepth best") \
-		using 1:2 with lines dt 2 lw 1.2 lc rgb "#000000" \
+	     for [i = 1:np] S(k, i) \
+		using 1:4 with lines dt 2 lw 1.2 lc rgb "#000000" \
 		title (i == 1 ? "Best (capacity share)" : ""), \
 	     0 with lines lt nodraw notitle
 	unset key

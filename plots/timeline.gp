@@ -69,10 +69,14 @@ set grid xtics ytics lc rgb "#d0d0d0"
 set style textbox opaque noborder
 set key at screen 1 - real(R - 20) / width, screen 1 - real(T) / height \
 	top left vertical Left reverse samplen 2.5 spacing 1.2 title "path"
-# stepped(where, col): an interval's value as a flat line from its start
+# stepped(k, i, m): an interval's value as a flat line from its start
 # to its end, joined to the next; an empty value (no I/O) breaks it.
-STEP_AWK = '$3 == "" { print ""; next } { print $1 "," $3; print $2 "," $3 }'
-stepped(where, col) = rows(ARG1, where, "t_start_s t_end_s ".col)." | awk -F, '".STEP_AWK."'"
+# Every curve is read at once: $T((k - 1) * np + i)_m for pair k, path i
+# and column m of "t_start_s t_end_s share busy estimate" (3, 4, 5).
+wl = ""
+do for [k = 1:n] { do for [i = 1:np] { wl = wl.where(word(plist, k), i)." " } }
+load blocks("T", ARG1, wl, "t_start_s t_end_s share busy estimate", 2)
+stepped(k, i, m) = sprintf("$T%d_%d", (k - 1) * np + i, m)
 set style line 100 lc rgb "#000000" dt 3 lw 1.2
 
 do for [k = 1:n] {
@@ -89,7 +93,7 @@ do for [k = 1:n] {
 	set yrange [0:*]
 	set ytics format "%.2f"
 	set offsets 0, 0, graph 0.05, 0
-	plot for [i = 1:np] stepped(where(p, i), "share") \
+	plot for [i = 1:np] stepped(k, i, 3) \
 		using 1:2 with lines lw 1.5 lc rgb colour(i) title word(paths, i)
 	unset key
 }
@@ -105,7 +109,7 @@ do for [k = 1:n] {
 	set yrange [0:1.05]
 	set offsets 0, 0, 0, 0
 	if (!has_est) { set xlabel "time since the run's start (s)" }
-	plot for [i = 1:np] stepped(where(p, i), "busy") \
+	plot for [i = 1:np] stepped(k, i, 4) \
 		using 1:2 with lines lw 1.5 lc rgb colour(i) notitle
 }
 if (has_est) {
@@ -139,7 +143,7 @@ if (has_est) {
 				scale = 1
 			}
 			set yrange [*:*]
-			plot for [i = 1:np] stepped(where(p, i), "estimate") \
+			plot for [i = 1:np] stepped(k, i, 5) \
 				using 1:($2 / scale) with lines lw 1.5 lc rgb colour(i) notitle
 		}
 	}

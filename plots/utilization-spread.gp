@@ -89,13 +89,19 @@ if (keycell) {
 }
 set key top left vertical Left reverse samplen 2 spacing 1.2 title "path"
 
+# Every path's dots, read at once: $P((k - 1) * np + i) for pair k, path i.
+wl = ""
+do for [k = 1:n] { do for [i = 1:np] { wl = wl.wpath(word(plist, k), i)." " } }
+load blocks("P", ARG1, wl, "iodepth busy_mean", 0)
+P(k, i) = sprintf("$P%d", (k - 1) * np + i)
+
 do for [k = 1:n] {
 	p = word(plist, k)
 	set title ptitle(p)
 	plot five(p) using (lg($1)):3:2:6:5 with candlesticks whiskerbars 0.5 \
 		lc rgb "#555555" fc rgb "#e8e8e8" notitle, \
 	     five(p) using (lg($1) - BW / 2):4:(BW):(0) with vectors nohead lw 2.5 lc rgb "#000000" notitle, \
-	     for [i = 1:np] rows(ARG1, wpath(p, i), "iodepth busy_mean") \
+	     for [i = 1:np] P(k, i) \
 		using (lg($1) + off(i)):2 with points pt 7 ps 0.8 lc rgb colour(i) \
 		title word(paths, i)
 	unset key

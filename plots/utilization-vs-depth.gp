@@ -63,6 +63,12 @@ set style fill transparent solid 0.22 noborder
 set key at screen 1 - real(R - 15) / width, screen 1 - real(T) / height \
 	top left vertical Left reverse samplen 2.5 spacing 1.2 title "path"
 
+# Every curve's rows, read at once: $U((k - 1) * np + i) for pair k, path i.
+wl = ""
+do for [k = 1:n] { do for [i = 1:np] { wl = wl.where(word(plist, k), i)." " } }
+load blocks("U", ARG1, wl, "iodepth busy_mean busy_ci95 share_mean share_ci95", 1)
+U(k, i) = sprintf("$U%d", (k - 1) * np + i)
+
 do for [k = 1:n] {
 	p = word(plist, k)
 	# utilization: a fraction of the time, 0 to 1 in every row
@@ -70,10 +76,10 @@ do for [k = 1:n] {
 	set ylabel "utilization (busy fraction of time)"
 	set yrange [-0.03:1.03]
 	set ytics 0.2 format "%.1f"
-	plot for [i = 1:np] sorted(ARG1, where(p, i), "iodepth busy_mean busy_ci95") \
+	plot for [i = 1:np] U(k, i) \
 		using 1:(band_lo($2, $3)):(band_hi($2, $3)) with filledcurves \
 		lc rgb colour(i) notitle, \
-	     for [i = 1:np] sorted(ARG1, where(p, i), "iodepth busy_mean") \
+	     for [i = 1:np] U(k, i) \
 		using 1:2 with linespoints lw 1.5 lc rgb colour(i) pt (4 + i % 10) \
 		title (k == 1 ? word(paths, i) : "")
 	unset key
@@ -84,11 +90,11 @@ do for [k = 1:n] {
 	set autoscale yfix
 	set offsets 0, 0, graph 0.06, graph 0.04
 	set ytics autofreq format "%.2f"
-	plot for [i = 1:np] sorted(ARG1, where(p, i), "iodepth share_mean share_ci95") \
-		using 1:(band_lo($2, $3)):(band_hi($2, $3)) with filledcurves \
+	plot for [i = 1:np] U(k, i) \
+		using 1:(band_lo($4, $5)):(band_hi($4, $5)) with filledcurves \
 		lc rgb colour(i) notitle, \
-	     for [i = 1:np] sorted(ARG1, where(p, i), "iodepth share_mean") \
-		using 1:2 with linespoints lw 1.5 lc rgb colour(i) pt (4 + i % 10) notitle, \
+	     for [i = 1:np] U(k, i) \
+		using 1:4 with linespoints lw 1.5 lc rgb colour(i) pt (4 + i % 10) notitle, \
 	     0 with lines lt nodraw notitle
 	set offsets 0, 0, 0, 0
 }

@@ -85,6 +85,15 @@ void human_bw(char *buf, size_t n, double bytes_per_s)
 	snprintf(buf, n, "%s (%s)", iec, si);
 }
 
+void human_iops(char *buf, size_t n, double iops)
+{
+	/* fio: iops = 1000 * ios / runtime_ms, then num2str(iops, sig_figs,
+	 * 1, 0, N2S_NONE) */
+	uint64_t i = iops >= 1 && iops < 1e19 ? (uint64_t)iops : 0;
+
+	fio_num2str(buf, n, i, false, "");
+}
+
 void human_share(char *buf, size_t n, double v, int decimals)
 {
 	int d = decimals;
@@ -288,11 +297,12 @@ static void table_ddir(FILE *f, const struct path_stats *st, unsigned d,
 {
 	const struct ddir_stats *ds = st->dir[d];
 	uint64_t ios = ds ? ds->ios : 0, bytes = ds ? ds->bytes : 0;
-	char bw[64];
+	char bw[64], iops[32];
 
 	human_bw(bw, sizeof(bw), report_rate(bytes, time));
-	fprintf(f, " %s | %llu | %.0f | %s |", fio_ddir_name(d),
-		(unsigned long long)ios, report_rate(ios, time), bw);
+	human_iops(iops, sizeof(iops), report_rate(ios, time));
+	fprintf(f, " %s | %llu | %s | %s |", fio_ddir_name(d),
+		(unsigned long long)ios, iops, bw);
 	table_lats(f, ds ? &ds->lat : NULL, u);
 	fputc('\n', f);
 }
@@ -322,12 +332,12 @@ static void table_job_row(FILE *f, const struct job_report *j,
 			  const char *ddir, uint64_t ios, uint64_t bytes,
 			  const struct lat_hist *lat, const struct lat_unit *u)
 {
-	char bw[64];
+	char bw[64], iops[32];
 
 	human_bw(bw, sizeof(bw), report_rate(bytes, j->runtime));
-	fprintf(f, "| %s | %u | %u | %s | %llu | %.0f | %s |", j->name,
-		j->group, j->clones, ddir, (unsigned long long)ios,
-		report_rate(ios, j->runtime), bw);
+	human_iops(iops, sizeof(iops), report_rate(ios, j->runtime));
+	fprintf(f, "| %s | %u | %u | %s | %llu | %s | %s |", j->name,
+		j->group, j->clones, ddir, (unsigned long long)ios, iops, bw);
 	table_lats(f, lat, u);
 	fprintf(f, " %.3f |\n", (double)j->runtime / 1e9);
 }
@@ -369,7 +379,7 @@ static void run_table(FILE *f, const struct provenance *pv,
 	const struct lat_unit *u = run_lat_unit(r);
 	bool faults = show_faults(sc);
 	unsigned i, dirs = run_ddirs(r);
-	char bw[64], v[4][32];
+	char bw[64], iops[32], v[4][32];
 
 	header_line(f, "", pv, sc);
 	fputs("\n| path | I/Os | share | bytes share | busy | best |", f);
@@ -406,8 +416,9 @@ static void run_table(FILE *f, const struct provenance *pv,
 	if (r->nr_jobs > 1)
 		table_jobs(f, r, dirs, u);
 	human_bw(bw, sizeof(bw), report_rate(r->total.bytes, r->window));
-	fprintf(f, "\nIOPS %.0f, bandwidth %s, no path %llu, failed %llu, "
-		"simulated %.3f s", report_rate(r->total.ios, r->window), bw,
+	human_iops(iops, sizeof(iops), report_rate(r->total.ios, r->window));
+	fprintf(f, "\nIOPS %s, bandwidth %s, no path %llu, failed %llu, "
+		"simulated %.3f s", iops, bw,
 		(unsigned long long)r->no_path, (unsigned long long)r->failed,
 		(double)r->window / 1e9);
 	if (faults)

@@ -101,6 +101,10 @@ double report_ratio(uint64_t a, uint64_t b);
 
 /* bytes/s as fio prints bandwidth: "228MiB/s (240MB/s)". */
 void human_bw(char *buf, size_t n, double bytes_per_s);
+/* I/Os per second as fio's normal output prints IOPS: the whole number
+ * (fio divides integers, so 49.9 is 49), at most 4 digits and a prefix
+ * past 9999 ("9997", "12.2k", "1235k"). */
+void human_iops(char *buf, size_t n, double iops);
 /* A share or fraction with `decimals` decimals, and more where that
  * would show a non-zero value as zero ("0.003"); a true zero is "0". */
 void human_share(char *buf, size_t n, double v, int decimals);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "lib/safe-file.h"
 #include "sweep.h"
 
@@ -144,8 +145,14 @@ int cmd_merge(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--output") && i + 1 < argc) {
 			output = argv[++i];
 		} else if (!strncmp(argv[i], "--", 2)) {
-			bad("unknown option '%s' (merge takes --output=FILE and "
-			    "files)", argv[i]);
+			/* as every command: the close match, or the command
+			 * the option belongs to */
+			char name[64];
+
+			snprintf(name, sizeof(name), "%.*s",
+				 (int)strcspn(argv[i] + 2, "="), argv[i] + 2);
+			ref_unknown_option(name, CMD_MERGE, err);
+			bad("%s", err);
 			goto out;
 		} else {
 			in[nin++].name = argv[i];

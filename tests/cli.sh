@@ -3,7 +3,7 @@
 # main help naming every option of the documentation's tables, fio's names
 # (--name jobs, --output, --output-format), the built-in scenario names,
 # sweep lists with commas inside values, merge's refusal of another
-# sweep's file, --list-runs commands that run without PATH, and outputs
+# sweep's file and its close match for a mistyped option, --list-runs commands that run without PATH, and outputs
 # written through symbolic links.
 #
 # usage: cli.sh MPSIM
@@ -121,6 +121,16 @@ cp other.csv other.before
 "$mpsim" merge --output=a.csv a.points/*.csv && "$mpsim" sweep --iodepth=1,2 \
     --runtime=20ms --output=local.csv && cmp -s a.csv local.csv && ok ||
     no "merge of the listed runs differs from the local sweep"
+
+# merge's unknown options get what every command's get: the close match,
+# or the command an option belongs to; status 2, one line, no output file
+for c in "--outptu=m.csv|unknown option --outptu (did you mean --output?)" \
+    "--iodepth=4|--iodepth belongs to run, compare, sweep"; do
+	st=0; "$mpsim" merge --output=m.csv "${c%%|*}" a.csv 2>err.txt || st=$?
+	[ "$st" = 2 ] && [ "$(wc -l <err.txt)" = 1 ] && [ ! -e m.csv ] &&
+	    grep -qF "mpsim: merge: ${c#*|}" err.txt && ok ||
+	    no "merge ${c%%|*}: status $st, $(cat err.txt)"
+done
 
 # A sweep file is of its inputs: an edited scenario, or a digit edited
 # inside a complete point, is refused on resume (status 2, one line

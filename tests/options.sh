@@ -60,11 +60,24 @@ invoke() {
 }
 
 # base CMD WITH: the run of CMD with WITH and without the option walked,
-# made once; $b names its files ($b.st, $b.out, $b.err)
+# made once; $b names its files ($b.out, $b.err), $bst is its exit
+# status.  base/keys holds "CMD WITH" of each run made, its line number
+# naming the run's files (read with the shell's own read: a walk of a few
+# hundred options must not start a process per lookup).
 mkdir "$tmp/base"
+: >"$tmp/base/keys"
 base() {
-	b=base/$(printf '%s\n' "$1 $2" | cksum | cut -d' ' -f1)
-	[ -f "$tmp/$b.st" ] || invoke "$b" "$1" "$2"
+	k="$1 $2" n=0 b=
+	while IFS= read -r line; do
+		n=$((n + 1))
+		if [ "$line" = "$k" ]; then b=base/$n; break; fi
+	done <"$tmp/base/keys"
+	if [ -z "$b" ]; then
+		printf '%s\n' "$k" >>"$tmp/base/keys"
+		b=base/$((n + 1))
+		invoke "$b" "$1" "$2"
+	fi
+	read -r bst <"$tmp/$b.st"
 	b=$tmp/$b
 }
 
@@ -87,10 +100,10 @@ while IFS="$TAB" read -r name val with; do
 	[ $((i * 10 / total)) = $(((i - 1) * 10 / total)) ] ||
 		echo "options ($passes): $i/$total options" >&2
 	orig=$name	# as the documentation names it (--path.NAME.KEY)
-	name=$(echo "$name" | sed 's/NAME/sdd/')
+	case $name in *NAME*) name=${name%%NAME*}sdd${name#*NAME} ;; esac
 	if [ "$val" = "-" ]; then
 		[ -n "$first" ] || continue
-		if cat README.md docs/*.md | grep -q "\`$name\`"; then
+		if grep -q "\`$name\`" README.md docs/*.md; then
 			pass=$((pass + 1))
 		else
 			echo "options: --$name changes nothing by design, but the documentation does not say so"
@@ -103,9 +116,9 @@ while IFS="$TAB" read -r name val with; do
 		base "$cmd" "$with"
 		# an option the value needs may be refused by this command
 		# (compare --selector): then so must the value be
-		if [ "$(cat "$b.st")" = 2 ] && [ -n "$with" ]; then
+		if [ "$bst" = 2 ] && [ -n "$with" ]; then
 			invoke try "$cmd" "$with" "--$name=$val"
-			if [ "$(cat "$tmp/try.st")" = 2 ]; then
+			if [ "$st" = 2 ]; then
 				pass=$((pass + 1))
 				refused=$((refused + 1))
 			else
@@ -114,14 +127,13 @@ while IFS="$TAB" read -r name val with; do
 			fi
 			continue
 		fi
-		if [ "$(cat "$b.st")" != 0 ]; then
-			echo "options: $cmd $base $with: exit status $(cat "$b.st") without --$name"
+		if [ "$bst" != 0 ]; then
+			echo "options: $cmd $base $with: exit status $bst without --$name"
 			sed 's/^/  | /' "$b.err" | head -3
 			fail=$((fail + 1))
 			continue
 		fi
 		invoke try "$cmd" "$with" "--$name=$val"
-		st=$(cat "$tmp/try.st")
 		if [ "$st" = 2 ] && [ ! -s "$tmp/try.raw" ]; then
 			refused=$((refused + 1))
 			pass=$((pass + 1))
@@ -146,8 +158,7 @@ while IFS="$TAB" read -r name val with; do
 		for cmd in run compare sweep; do
 			base "$cmd" ""
 			invoke try "$cmd" "" "--$name=$val"
-			st=$(cat "$tmp/try.st")
-			if [ "$st" = 2 ] && [ ! -s "$tmp/try.raw" ]; then
+				if [ "$st" = 2 ] && [ ! -s "$tmp/try.raw" ]; then
 				pass=$((pass + 1))
 			elif [ "$st" = 0 ] &&
 			     { ! cmp -s "$b.out" "$tmp/try.out" ||

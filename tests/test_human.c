@@ -1,7 +1,7 @@
 /*
- * test_human.c: the numbers of the tables for people: bandwidth as fio's
- * num2str() prints it (4 significant figures), shares that never show a
- * non-zero value as zero, text wrapped to a terminal's width.
+ * test_human.c: the numbers of the tables for people: bandwidth and IOPS
+ * as fio's num2str() prints them (4 significant figures), shares that
+ * never show a non-zero value as zero, text wrapped to a terminal's width.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -37,6 +37,32 @@ Test(human, bandwidth_as_fio_prints_it)
 	 * 99999 kB is 100MB */
 	cr_assert_str_eq(bw(10239.0 * 1024 + 600), "10.0MiB/s (10.5MB/s)");
 	cr_assert_str_eq(bw(99999000), "95.4MiB/s (100MB/s)");
+}
+
+static const char *iops(double v)
+{
+	static char buf[32];
+
+	human_iops(buf, sizeof(buf), v);
+	return buf;
+}
+
+/* fio 3.33's lines for jobs of 123 I/Os in 2.503 s, 8 in 2.501 s, 1851
+ * in 1.501 s and 18509 in 1.512 s: "IOPS=49", "IOPS=3", "IOPS=1233",
+ * "IOPS=12.2k" (the whole number, 1000 * ios / runtime_ms, through
+ * num2str), where its JSON has 49.14..., 3.19..., 1233.8... */
+Test(human, iops_as_fio_prints_it)
+{
+	cr_assert_str_eq(iops(123 / 2.503), "49");
+	cr_assert_str_eq(iops(8 / 2.501), "3");
+	cr_assert_str_eq(iops(1851 / 1.501), "1233");
+	cr_assert_str_eq(iops(18509 / 1.512), "12.2k");
+	cr_assert_str_eq(iops(9999.9), "9999");
+	cr_assert_str_eq(iops(59730.1), "59.7k");
+	cr_assert_str_eq(iops(49980), "50.0k", "carried as bandwidth is");
+	cr_assert_str_eq(iops(1234567), "1235k", "fio: \"IOPS=1235k\"");
+	cr_assert_str_eq(iops(0.5), "0");
+	cr_assert_str_eq(iops(0), "0");
 }
 
 static const char *sh(double v, int decimals)
