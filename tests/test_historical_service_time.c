@@ -1005,6 +1005,39 @@ Test(hst, plain_walk_equal_cost_later_wins)
 }
 
 /*
+ * Two idle paths of one stale_after: the earlier in list order keeps
+ * best.  base 0, two paths, valid_count 2; A and B each one I/O of 2 ms
+ * ending at 10 ms: hst 2048000000, stale_after 10 + 2 * 2 = 14 ms, both
+ * idle and fresh at 10 ms.  The kernel's walk: A; B against A, both idle,
+ * case 2 returns stale1 - stale2 = 0, not < 0, so A stays.  A moves to
+ * the tail, and the next selection is B the same way.  End B's I/O one
+ * nanosecond earlier (the same 2 ms) and its stale_after is 14 ms - 1:
+ * stale1 - stale2 = -1 < 0, B wins at once, and again from the head.
+ */
+Test(hst, plain_walk_equal_stale_earlier_wins)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 2);
+	fx_sample(&fx, 0, 8 * MS, 10 * MS);
+	fx_sample(&fx, 1, 8 * MS, 10 * MS);
+	fx_expect(&fx, 0, 2048000000, 0, 14 * MS);
+	fx_expect(&fx, 1, 2048000000, 0, 14 * MS);
+	cr_expect_eq(fx_select(&fx, 10 * MS), 0);
+	cr_expect_eq(fx_select(&fx, 10 * MS), 1);
+	cr_expect_eq(fx_select(&fx, 10 * MS), 0);
+	fx_exit(&fx);
+
+	fx_init(&fx, "0", 2);
+	fx_sample(&fx, 0, 8 * MS, 10 * MS);
+	fx_sample(&fx, 1, 8 * MS - 1, 10 * MS - 1);
+	fx_expect(&fx, 1, 2048000000, 0, 14 * MS - 1);
+	cr_expect_eq(fx_select(&fx, 10 * MS), 1);
+	cr_expect_eq(fx_select(&fx, 10 * MS), 1);
+	fx_exit(&fx);
+}
+
+/*
  * Equal estimates return -1 (§3.9, §9.1): four paths with the same hst
  * (base 0, st 1 ms), one I/O each, fresh until 5 ms, T = 0.  Each later
  * path replaces best, so the LAST in list order, D, wins; D stays at the
