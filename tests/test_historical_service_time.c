@@ -976,6 +976,40 @@ Test(hst, stale_one_ns_before_select)
 }
 
 /*
+ * The least stale_after is Y's, one nanosecond below X's, and Y comes
+ * second in path order.  base 0, valid_count 2:
+ *   X: st 300 ms ending at 403 ms + 1 ns: hst 307200000000, stale_after
+ *      403 ms + 1 + 2 * 300 ms = 1.003 s + 1 ns; one I/O;
+ *   Y: stale_winner()'s, stale_after 1.003 s; two I/Os.
+ * Y's cost (1+2)*1024000000 is far below X's (1+1)*307200000000.  At
+ * 1.003 s both are fresh: Y.  At 1.003 s + 1 Y is stale and X is not:
+ * compare(Y, X) has Y better but stale, out 2 - 1 > 0, X.  Believing the
+ * least stale_after to be X's would take the shortcut to Y.
+ */
+Test(hst, least_stale_one_ns_below_another)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 2);
+	fx_sample(&fx, 0, 103 * MS + 1, 403 * MS + 1);
+	fx_sample(&fx, 1, NSEC_PER_SEC, NSEC_PER_SEC + MS);
+	fx_expect(&fx, 0, 307200000000ULL, 0, NSEC_PER_SEC + 3 * MS + 1);
+	fx_expect(&fx, 1, 1024000000, 0, NSEC_PER_SEC + 3 * MS);
+	fx_start(&fx, 1, 2);
+	fx_start(&fx, 0, 1);
+	cr_expect_eq(fx_select(&fx, NSEC_PER_SEC + 3 * MS + 1), 0);
+	fx_exit(&fx);
+
+	fx_init(&fx, "0", 2);
+	fx_sample(&fx, 0, 103 * MS + 1, 403 * MS + 1);
+	fx_sample(&fx, 1, NSEC_PER_SEC, NSEC_PER_SEC + MS);
+	fx_start(&fx, 1, 2);
+	fx_start(&fx, 0, 1);
+	cr_expect_eq(fx_select(&fx, NSEC_PER_SEC + 3 * MS), 1);
+	fx_exit(&fx);
+}
+
+/*
  * Two paths of equal cost, one busy and one idle, the later in list
  * order wins (compare returns -1 for "pi1 not worse"), as jiffies-
  * quantised estimates make common.  base 0 (hst = the last sample), three
