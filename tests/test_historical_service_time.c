@@ -1072,6 +1072,88 @@ Test(hst, plain_walk_equal_stale_earlier_wins)
 }
 
 /*
+ * The walk over plain paths (two idle, the least cost idle) where a
+ * cost is one more than the best's.  base 1 (weight 1 for samples
+ * below 2^24 ns), T = 0, three paths, valid_count 3.  A sample of st ns
+ * makes hst (hst * 1 + st * 1024 * 1023 + 512) >> 10, from 1024 (§3.3):
+ * st * 1023 + 1 for the first, st * 1023 + (hst + 512) / 1024 after:
+ *   P: st 1 ns, then 1 ms ending at 20 ms: hst 1024, then 1 + 1023000000;
+ *      one I/O: cost 2046000002; stale 20 ms + 3 * 999023 = 22997069;
+ *   Q: st 3 ns, then 2 ms ending at 20 ms: hst 3070, then 3 + 2046000000;
+ *      idle: cost 2046000003, one more than P's; stale 20 ms + 3 *
+ *      1998046 = 25994138;
+ *   R: st 1.9 ms ending at 21 ms: hst 1943700001, idle, the least cost;
+ *      stale 21 ms + 3 * 1898144 = 26694432, after Q's.
+ * At 21 ms all are fresh.  The kernel's walk: P; Q against P by cost,
+ * more: P; R against P by cost, less: R.  Had Q taken over (at one
+ * more, or P's cost counted higher, or Q's lower, or Q and P compared by
+ * stale_after), R would meet Q with both idle, and Q's stale_after is
+ * earlier: Q (or P) would stay.
+ */
+Test(hst, plain_walk_cost_one_more_loses)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "1", 3);
+	fx_sample(&fx, 0, 0, 1);
+	fx_sample(&fx, 1, 0, 3);
+	cr_expect_eq(fx_hst(&fx, 0), 1024);
+	cr_expect_eq(fx_hst(&fx, 1), 3070);
+	fx_sample(&fx, 0, 19 * MS, 20 * MS);
+	fx_sample(&fx, 1, 18 * MS, 20 * MS);
+	fx_sample(&fx, 2, 19100000, 21 * MS);
+	fx_start(&fx, 0, 1);
+	fx_expect(&fx, 0, 1023000001, 1, 22997069);
+	fx_expect(&fx, 1, 2046000003, 0, 25994138);
+	fx_expect(&fx, 2, 1943700001, 0, 26694432);
+	cr_expect_eq(fx_select(&fx, 21 * MS), 2);
+	fx_exit(&fx);
+}
+
+/*
+ * The walk keeps the best path's cost and stale_after as it goes.  base
+ * 0 (hst = st * 1024, stale_after = end + valid_count * st), T = 0.
+ * Costs in units of 1024 * 1 ms:
+ *  1. four paths, all ending at 100 ms, valid_count 4:
+ *     A st 5 ms, one I/O: cost 10; B st 4 ms, idle: cost 4, stale 116 ms;
+ *     C st 4 ms, one I/O: cost 8; D st 50 ms, idle: cost 50, stale 300 ms.
+ *     Walk: A; B (4 <= 10): B; C against B, 8 > 4: B; D against B, both
+ *     idle, later stale: B.  Measured against A's cost still, C would
+ *     take over, and D (busy C, cost 50 > 8) would not.
+ *  2. three idle paths, valid_count 3: A st 10 ms ending at 230 ms, stale
+ *     260 ms; B st 4 ms ending at 230 ms, stale 242 ms, the least cost; C
+ *     st 50 ms ending at 100 ms, stale 250 ms.  Walk: A; B, earlier stale:
+ *     B; C against B, later stale: B.  Measured against A's stale_after
+ *     still, C would take over.
+ */
+Test(hst, plain_walk_keeps_the_best_values)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 4);
+	fx_sample(&fx, 0, 95 * MS, 100 * MS);
+	fx_sample(&fx, 1, 96 * MS, 100 * MS);
+	fx_sample(&fx, 2, 96 * MS, 100 * MS);
+	fx_sample(&fx, 3, 50 * MS, 100 * MS);
+	fx_start(&fx, 0, 1);
+	fx_start(&fx, 2, 1);
+	fx_expect(&fx, 1, 4096000000ULL, 0, 116 * MS);
+	fx_expect(&fx, 3, 51200000000ULL, 0, 300 * MS);
+	cr_expect_eq(fx_select(&fx, 100 * MS), 1);
+	fx_exit(&fx);
+
+	fx_init(&fx, "0", 3);
+	fx_sample(&fx, 2, 50 * MS, 100 * MS);
+	fx_sample(&fx, 0, 220 * MS, 230 * MS);
+	fx_sample(&fx, 1, 226 * MS, 230 * MS);
+	fx_expect(&fx, 0, 10240000000ULL, 0, 260 * MS);
+	fx_expect(&fx, 1, 4096000000ULL, 0, 242 * MS);
+	fx_expect(&fx, 2, 51200000000ULL, 0, 250 * MS);
+	cr_expect_eq(fx_select(&fx, 230 * MS), 1);
+	fx_exit(&fx);
+}
+
+/*
  * Equal estimates return -1 (§3.9, §9.1): four paths with the same hst
  * (base 0, st 1 ms), one I/O each, fresh until 5 ms, T = 0.  Each later
  * path replaces best, so the LAST in list order, D, wins; D stays at the
