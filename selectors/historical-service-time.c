@@ -530,7 +530,8 @@ static struct ps_path *hst_select_path(struct path_selector *ps,
 	struct hst_key bk;
 	unsigned i, b;
 	bool all_plain;
-	uint64_t min_stale;
+	/* hst_least() sets it; were it not, 0 would only take the full walk */
+	uint64_t min_stale = 0;
 	struct ps_node *const *v;
 
 	if (!s->list.nr_valid)
