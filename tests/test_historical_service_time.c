@@ -1154,6 +1154,66 @@ Test(hst, plain_walk_keeps_the_best_values)
 }
 
 /*
+ * The walk pair by pair (a stale path S, busy, last in list order, makes
+ * not every path plain), where the plain pairs before it are decided by
+ * cost.  S loses to each of them: its cost is higher and theirs are fresh
+ * (compare returns 1, or S stale with more I/Os returns out1 - out2 > 0).
+ *  1. base 0, A and B st 1 ms ending at 10 ms, one I/O each: equal costs
+ *     2 * 1024000000; S st 1 ms ending at 1 ms (stale after 4 ms), five
+ *     I/Os.  At 10 ms: B against A, equal cost, B (the later wins ties).
+ *  2. base 1 (as in plain_walk_cost_one_more_loses): P one I/O, cost
+ *     2046000002; Q idle, cost 2046000003, one more; S st 1 ms ending at
+ *     1 ms, hst 1023000001, stale after 3997069 ns, five I/Os.  At 21 ms:
+ *     Q against P, more: P.
+ *  3. base 0, valid_count 4, ending at 100 ms, in units of 1024 * 1 ms:
+ *     A st 5 ms, one I/O: cost 10; B st 2 ms, one I/O: cost 4; C st 6 ms,
+ *     idle: cost 6; S st 1 ms ending at 1 ms, five I/Os.  B against A:
+ *     B; C against B, 6 > 4: B (against A's cost still, C).  S against C
+ *     would be (1+5)*1 > (1+0)*6 false, S stale: 5 - 0 > 0, C.
+ */
+Test(hst, walk_by_keys_beside_a_stale_path)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 3);
+	fx_sample(&fx, 2, 0, MS);
+	fx_sample(&fx, 0, 9 * MS, 10 * MS);
+	fx_sample(&fx, 1, 9 * MS, 10 * MS);
+	fx_start(&fx, 0, 1);
+	fx_start(&fx, 1, 1);
+	fx_start(&fx, 2, 5);
+	fx_expect(&fx, 2, 1024000000, 5, 4 * MS);
+	cr_expect_eq(fx_select(&fx, 10 * MS), 1);
+	fx_exit(&fx);
+
+	fx_init(&fx, "1", 3);
+	fx_sample(&fx, 2, 0, MS);
+	fx_sample(&fx, 0, 0, 1);
+	fx_sample(&fx, 1, 0, 3);
+	fx_sample(&fx, 0, 19 * MS, 20 * MS);
+	fx_sample(&fx, 1, 18 * MS, 20 * MS);
+	fx_start(&fx, 0, 1);
+	fx_start(&fx, 2, 5);
+	fx_expect(&fx, 0, 1023000001, 1, 22997069);
+	fx_expect(&fx, 1, 2046000003, 0, 25994138);
+	fx_expect(&fx, 2, 1023000001, 5, 3997069);
+	cr_expect_eq(fx_select(&fx, 21 * MS), 0);
+	fx_exit(&fx);
+
+	fx_init(&fx, "0", 4);
+	fx_sample(&fx, 3, 0, MS);
+	fx_sample(&fx, 0, 95 * MS, 100 * MS);
+	fx_sample(&fx, 1, 98 * MS, 100 * MS);
+	fx_sample(&fx, 2, 94 * MS, 100 * MS);
+	fx_start(&fx, 0, 1);
+	fx_start(&fx, 1, 1);
+	fx_start(&fx, 3, 5);
+	fx_expect(&fx, 3, 1024000000, 5, 5 * MS);
+	cr_expect_eq(fx_select(&fx, 100 * MS), 1);
+	fx_exit(&fx);
+}
+
+/*
  * Equal estimates return -1 (§3.9, §9.1): four paths with the same hst
  * (base 0, st 1 ms), one I/O each, fresh until 5 ms, T = 0.  Each later
  * path replaces best, so the LAST in list order, D, wins; D stays at the
