@@ -332,6 +332,38 @@ Test(hst, time_before_is_modular)
 }
 
 /*
+ * Both modular tests one nanosecond from equality, base 0 (hst = st *
+ * 1024): an I/O that started 1 ns before the last completion (at 1 ms)
+ * and ends at 2 ms is charged from 1 ms: st 1 ms, not 1 ms + 1 ns.  One
+ * that starts 1 ns after the now it completes at is charged 0, not
+ * now - start wrapped to 2^64 - 1.
+ */
+Test(hst, time_after_one_ns_either_way)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 1);
+	fx_sample(&fx, 0, 0, MS);
+	fx_sample(&fx, 0, MS - 1, 2 * MS);
+	fx_expect(&fx, 0, 1024000000, 0, 3 * MS);
+	fx_sample(&fx, 0, 3 * MS + 1, 3 * MS);
+	fx_expect(&fx, 0, 0, 0, 3 * MS);
+	fx_exit(&fx);
+}
+
+/* start_io of no path changes nothing and returns 0, as every start_io. */
+Test(hst, start_io_without_a_path)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 1);
+	cr_expect_eq(ps_historical_service_time.start_io(&fx.ps, NULL, 4096,
+							  0), 0);
+	fx_expect(&fx, 0, 1024, 0, 0);
+	fx_exit(&fx);
+}
+
+/*
  * A start stamp in the jiffies epoch, ahead of ktime (§1.2: j2ns of
  * INITIAL_JIFFIES is 3994967296000 ns) gives st = 0 at now = 5 s: hst
  * goes 1024 -> 972, last_finish = now, stale = now + (972 >> 10 = 0).

@@ -371,6 +371,47 @@ Test(service_time, equal_rt_wrapped_size_walks_pairs)
 	cr_assert_eq(st_next(4096), 0);
 }
 
+/*
+ * The wrapped size in the odd count's last place, which the two chains
+ * leave to after their loop: 100, 200, INT_MIN + 200.  The kernel's walk:
+ * 200 against 100 is +100, A stays; INT_MIN + 200 against 100 truncates
+ * to INT_MIN + 100 < 0: C.  The least word would be A's.
+ */
+Test(service_time, equal_rt_wrapped_size_in_the_last_place)
+{
+	st_open();
+	st_add("", 100);
+	st_add("", 200);
+	st_add("", ((size_t)1 << 31) + 200);
+	cr_assert_str_eq(st_status_of(&path[2], PS_STATUS_INFO),
+			 "-2147483448 1 ");
+	cr_assert_eq(st_next(4096), 2);
+}
+
+/* One path: it is the least, alone in the even chain. */
+Test(service_time, one_path_is_chosen)
+{
+	st_open();
+	st_add("", 4096);
+	cr_assert_eq(st_next(4096), 0);
+	cr_assert_eq(st_next(4096), 0);
+}
+
+/*
+ * The walk (the throughputs differ) keeps the earlier of two paths whose
+ * comparison is 0: A and B, rt 1 and 8 KiB in flight each, compare case
+ * 1, 0; C, rt 2 with 1 MiB, loses to A in case 3 ((1 MiB + 4 KiB) * 1
+ * against (8 KiB + 4 KiB) * 2).  A.
+ */
+Test(service_time, walk_tie_keeps_the_earlier)
+{
+	st_open();
+	st_add("1 1", 8192);
+	st_add("1 1", 8192);
+	st_add("1 2", 1 << 20);
+	cr_assert_eq(st_next(4096), 0);
+}
+
 /* ---- list movement ---- */
 
 Test(service_time, chosen_path_moves_to_tail)
