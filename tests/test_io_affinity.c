@@ -180,7 +180,8 @@ Test(io_affinity, add_path_refusals)
 	cr_assert_str_eq(err, "io-affinity ps: invalid number of arguments");
 	cr_assert_eq(ioa_add("1 2"), -EINVAL);
 	cr_assert_eq(ioa_add("zz"), -EINVAL);
-	cr_assert(strstr(err, "io-affinity ps: invalid cpumask"), "%s", err);
+	cr_assert_str_eq(err, "io-affinity ps: invalid cpumask 'zz' "
+			 "(hex, CPUs below ncpus=4)");
 	cr_assert_eq(ioa_add("10"), -EINVAL, "CPU 4 of 4");
 	cr_assert_eq(ioa_add("3"), 0, "%s", err);
 	/* everything already claimed: the load fails */
