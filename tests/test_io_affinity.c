@@ -232,6 +232,21 @@ Test(io_affinity, select_local_then_node_then_any)
 	cr_assert_eq(ioa_on(0), 1);
 }
 
+/*
+ * The most CPUs, one node: the node's block is every CPU, [0, 1024), and
+ * its scan must stop there (the mask and the map hold 1024 CPUs).  CPU
+ * 0's path failed, an I/O on CPU 1: a miss, nothing usable, no path.
+ */
+Test(io_affinity, all_failed_with_the_most_cpus)
+{
+	ioa_open(PS_MAX_CPUS, 1);
+	cr_assert_eq(ioa_add("1"), 0, "%s", err);
+	ps.type->fail_path(&ps, &path[0]);
+	cr_assert_eq(ioa_on(1), -1);
+	cr_assert_eq(ioa_on(PS_MAX_CPUS - 1), -1);
+	cr_assert_str_eq(ioa_status(&path[0], PS_STATUS_INFO), "2 ");
+}
+
 /* ---- the CPU a job clone submits from (workloads/cpus.c) ---- */
 
 Test(io_affinity, job_cpus)
