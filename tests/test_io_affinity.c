@@ -247,6 +247,25 @@ Test(io_affinity, all_failed_with_the_most_cpus)
 	cr_assert_str_eq(ioa_status(&path[0], PS_STATUS_INFO), "2 ");
 }
 
+/*
+ * The trace words: the submitting CPU and the misses for the selector,
+ * and per path whether it is the one mapped to that CPU.
+ */
+Test(io_affinity, trace_words)
+{
+	ioa_open(4, 1);
+	cr_assert_eq(ioa_add("1"), 0, "%s", err);
+	cr_assert_eq(ioa_add("4"), 0, "%s", err);
+	cr_assert_eq(ioa_on(1), 0);
+	cr_assert_str_eq(ioa_status(NULL, PS_STATUS_TRACE),
+			 "cpu=1 map_misses=1 ");
+	ps.cpu = 2;
+	cr_assert_str_eq(ioa_status(&path[0], PS_STATUS_TRACE),
+			 "serves_cpu=0 ");
+	cr_assert_str_eq(ioa_status(&path[1], PS_STATUS_TRACE),
+			 "serves_cpu=1 ");
+}
+
 /* ---- the CPU a job clone submits from (workloads/cpus.c) ---- */
 
 Test(io_affinity, job_cpus)
