@@ -264,6 +264,18 @@ Test(io_affinity, trace_words)
 			 "serves_cpu=0 ");
 	cr_assert_str_eq(ioa_status(&path[1], PS_STATUS_TRACE),
 			 "serves_cpu=1 ");
+	ps.cpu = 0;
+	cr_assert_str_eq(ioa_status(&path[0], PS_STATUS_TRACE),
+			 "serves_cpu=1 ");
+	ioa_teardown();
+
+	/* the last CPU of the most: 1023, the top bit of 32 chunks */
+	ioa_open(PS_MAX_CPUS, 1);
+	cr_assert_eq(ioa_add("80000000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+			     "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"), 0, "%s", err);
+	cr_assert_eq(ioa_on(PS_MAX_CPUS - 1), 0);
+	cr_assert_str_eq(ioa_status(&path[0], PS_STATUS_TRACE),
+			 "serves_cpu=1 ");
 }
 
 /* ---- the CPU a job clone submits from (workloads/cpus.c) ---- */
