@@ -1,5 +1,6 @@
 /* test_service_time.c: service-time's kernel-specific behaviour (docs/kernel-model.md §4). */
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -573,4 +574,33 @@ Test(service_time, registered_with_alias)
 	cr_assert_eq(ps_find("st"), &ps_service_time);
 	cr_assert_eq(ps_service_time.table_args, 2);
 	cr_assert_eq(ps_service_time.info_args, 2);
+}
+
+/*
+ * The numbering's bound: 32768 paths (PS_KEYED_MAX) are taken, the
+ * 32769th is refused with its message.
+ */
+Test(service_time, at_most_32768_paths)
+{
+	enum { N = 32768 };
+	struct ps_path *many = calloc(N + 1, sizeof(*many));
+	struct path_selector sel;
+	unsigned i;
+
+	cr_assert(many);
+	memset(&sel, 0, sizeof(sel));
+	cr_assert_eq(ps_init(&sel, &ps_service_time, "", err), 0, "%s", err);
+	for (i = 0; i < N; i++) {
+		many[i].name = "sd";
+		many[i].index = i;
+		cr_assert_eq(ps_add_path(&sel, &many[i], "", err), 0,
+			     "path %u: %s", i, err);
+	}
+	many[N].name = "sd";
+	cr_assert_neq(ps_add_path(&sel, &many[N], "", err), 0);
+	cr_assert_str_eq(err, "service-time ps: more than 32768 paths");
+	for (i = 0; i < N; i++)
+		free(many[i].ps_ctx);
+	ps_exit(&sel, NULL, 0);
+	free(many);
 }
