@@ -529,8 +529,9 @@ static struct ps_path *hst_select_path(struct path_selector *ps,
 	struct path_info *best;
 	struct hst_key bk;
 	unsigned i, b;
-	bool all_plain;
-	uint64_t min_stale;
+	/* set below; were they not, false and 0 would only take the full walk */
+	bool all_plain = false;
+	uint64_t min_stale = 0;
 	struct ps_node *const *v;
 
 	if (!s->list.nr_valid)

@@ -169,7 +169,7 @@ static int ioa_status(struct path_selector *ps, struct ps_path *path,
 		      enum ps_status_type type, char *result, size_t maxlen)
 {
 	struct ioa_selector *s = ps->context;
-	struct ioa_path *pi;
+	struct ioa_path *pi = NULL;
 	int n;
 
 	if (type == PS_STATUS_TRACE) {

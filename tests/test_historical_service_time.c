@@ -332,6 +332,38 @@ Test(hst, time_before_is_modular)
 }
 
 /*
+ * Both modular tests one nanosecond from equality, base 0 (hst = st *
+ * 1024): an I/O that started 1 ns before the last completion (at 1 ms)
+ * and ends at 2 ms is charged from 1 ms: st 1 ms, not 1 ms + 1 ns.  One
+ * that starts 1 ns after the now it completes at is charged 0, not
+ * now - start wrapped to 2^64 - 1.
+ */
+Test(hst, time_after_one_ns_either_way)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 1);
+	fx_sample(&fx, 0, 0, MS);
+	fx_sample(&fx, 0, MS - 1, 2 * MS);
+	fx_expect(&fx, 0, 1024000000, 0, 3 * MS);
+	fx_sample(&fx, 0, 3 * MS + 1, 3 * MS);
+	fx_expect(&fx, 0, 0, 0, 3 * MS);
+	fx_exit(&fx);
+}
+
+/* start_io of no path changes nothing and returns 0, as every start_io. */
+Test(hst, start_io_without_a_path)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 1);
+	cr_expect_eq(ps_historical_service_time.start_io(&fx.ps, NULL, 4096,
+							  0), 0);
+	fx_expect(&fx, 0, 1024, 0, 0);
+	fx_exit(&fx);
+}
+
+/*
  * A start stamp in the jiffies epoch, ahead of ktime (§1.2: j2ns of
  * INITIAL_JIFFIES is 3994967296000 ns) gives st = 0 at now = 5 s: hst
  * goes 1024 -> 972, last_finish = now, stale = now + (972 >> 10 = 0).
@@ -976,6 +1008,40 @@ Test(hst, stale_one_ns_before_select)
 }
 
 /*
+ * The least stale_after is Y's, one nanosecond below X's, and Y comes
+ * second in path order.  base 0, valid_count 2:
+ *   X: st 300 ms ending at 403 ms + 1 ns: hst 307200000000, stale_after
+ *      403 ms + 1 + 2 * 300 ms = 1.003 s + 1 ns; one I/O;
+ *   Y: stale_winner()'s, stale_after 1.003 s; two I/Os.
+ * Y's cost (1+2)*1024000000 is far below X's (1+1)*307200000000.  At
+ * 1.003 s both are fresh: Y.  At 1.003 s + 1 Y is stale and X is not:
+ * compare(Y, X) has Y better but stale, out 2 - 1 > 0, X.  Believing the
+ * least stale_after to be X's would take the shortcut to Y.
+ */
+Test(hst, least_stale_one_ns_below_another)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 2);
+	fx_sample(&fx, 0, 103 * MS + 1, 403 * MS + 1);
+	fx_sample(&fx, 1, NSEC_PER_SEC, NSEC_PER_SEC + MS);
+	fx_expect(&fx, 0, 307200000000ULL, 0, NSEC_PER_SEC + 3 * MS + 1);
+	fx_expect(&fx, 1, 1024000000, 0, NSEC_PER_SEC + 3 * MS);
+	fx_start(&fx, 1, 2);
+	fx_start(&fx, 0, 1);
+	cr_expect_eq(fx_select(&fx, NSEC_PER_SEC + 3 * MS + 1), 0);
+	fx_exit(&fx);
+
+	fx_init(&fx, "0", 2);
+	fx_sample(&fx, 0, 103 * MS + 1, 403 * MS + 1);
+	fx_sample(&fx, 1, NSEC_PER_SEC, NSEC_PER_SEC + MS);
+	fx_start(&fx, 1, 2);
+	fx_start(&fx, 0, 1);
+	cr_expect_eq(fx_select(&fx, NSEC_PER_SEC + 3 * MS), 1);
+	fx_exit(&fx);
+}
+
+/*
  * Two paths of equal cost, one busy and one idle, the later in list
  * order wins (compare returns -1 for "pi1 not worse"), as jiffies-
  * quantised estimates make common.  base 0 (hst = the last sample), three
@@ -1001,6 +1067,181 @@ Test(hst, plain_walk_equal_cost_later_wins)
 	fx_expect(&fx, 1, 2048000000, 0, 16 * MS);
 	fx_expect(&fx, 2, 3072000000ULL, 0, 12 * MS);
 	cr_expect_eq(fx_select(&fx, 10 * MS), 2);
+	fx_exit(&fx);
+}
+
+/*
+ * Two idle paths of one stale_after: the earlier in list order keeps
+ * best.  base 0, two paths, valid_count 2; A and B each one I/O of 2 ms
+ * ending at 10 ms: hst 2048000000, stale_after 10 + 2 * 2 = 14 ms, both
+ * idle and fresh at 10 ms.  The kernel's walk: A; B against A, both idle,
+ * case 2 returns stale1 - stale2 = 0, not < 0, so A stays.  A moves to
+ * the tail, and the next selection is B the same way.  End B's I/O one
+ * nanosecond earlier (the same 2 ms) and its stale_after is 14 ms - 1:
+ * stale1 - stale2 = -1 < 0, B wins at once, and again from the head.
+ */
+Test(hst, plain_walk_equal_stale_earlier_wins)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 2);
+	fx_sample(&fx, 0, 8 * MS, 10 * MS);
+	fx_sample(&fx, 1, 8 * MS, 10 * MS);
+	fx_expect(&fx, 0, 2048000000, 0, 14 * MS);
+	fx_expect(&fx, 1, 2048000000, 0, 14 * MS);
+	cr_expect_eq(fx_select(&fx, 10 * MS), 0);
+	cr_expect_eq(fx_select(&fx, 10 * MS), 1);
+	cr_expect_eq(fx_select(&fx, 10 * MS), 0);
+	fx_exit(&fx);
+
+	fx_init(&fx, "0", 2);
+	fx_sample(&fx, 0, 8 * MS, 10 * MS);
+	fx_sample(&fx, 1, 8 * MS - 1, 10 * MS - 1);
+	fx_expect(&fx, 1, 2048000000, 0, 14 * MS - 1);
+	cr_expect_eq(fx_select(&fx, 10 * MS), 1);
+	cr_expect_eq(fx_select(&fx, 10 * MS), 1);
+	fx_exit(&fx);
+}
+
+/*
+ * The walk over plain paths (two idle, the least cost idle) where a
+ * cost is one more than the best's.  base 1 (weight 1 for samples
+ * below 2^24 ns), T = 0, three paths, valid_count 3.  A sample of st ns
+ * makes hst (hst * 1 + st * 1024 * 1023 + 512) >> 10, from 1024 (§3.3):
+ * st * 1023 + 1 for the first, st * 1023 + (hst + 512) / 1024 after:
+ *   P: st 1 ns, then 1 ms ending at 20 ms: hst 1024, then 1 + 1023000000;
+ *      one I/O: cost 2046000002; stale 20 ms + 3 * 999023 = 22997069;
+ *   Q: st 3 ns, then 2 ms ending at 20 ms: hst 3070, then 3 + 2046000000;
+ *      idle: cost 2046000003, one more than P's; stale 20 ms + 3 *
+ *      1998046 = 25994138;
+ *   R: st 1.9 ms ending at 21 ms: hst 1943700001, idle, the least cost;
+ *      stale 21 ms + 3 * 1898144 = 26694432, after Q's.
+ * At 21 ms all are fresh.  The kernel's walk: P; Q against P by cost,
+ * more: P; R against P by cost, less: R.  Had Q taken over (at one
+ * more, or P's cost counted higher, or Q's lower, or Q and P compared by
+ * stale_after), R would meet Q with both idle, and Q's stale_after is
+ * earlier: Q (or P) would stay.
+ */
+Test(hst, plain_walk_cost_one_more_loses)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "1", 3);
+	fx_sample(&fx, 0, 0, 1);
+	fx_sample(&fx, 1, 0, 3);
+	cr_expect_eq(fx_hst(&fx, 0), 1024);
+	cr_expect_eq(fx_hst(&fx, 1), 3070);
+	fx_sample(&fx, 0, 19 * MS, 20 * MS);
+	fx_sample(&fx, 1, 18 * MS, 20 * MS);
+	fx_sample(&fx, 2, 19100000, 21 * MS);
+	fx_start(&fx, 0, 1);
+	fx_expect(&fx, 0, 1023000001, 1, 22997069);
+	fx_expect(&fx, 1, 2046000003, 0, 25994138);
+	fx_expect(&fx, 2, 1943700001, 0, 26694432);
+	cr_expect_eq(fx_select(&fx, 21 * MS), 2);
+	fx_exit(&fx);
+}
+
+/*
+ * The walk keeps the best path's cost and stale_after as it goes.  base
+ * 0 (hst = st * 1024, stale_after = end + valid_count * st), T = 0.
+ * Costs in units of 1024 * 1 ms:
+ *  1. four paths, all ending at 100 ms, valid_count 4:
+ *     A st 5 ms, one I/O: cost 10; B st 4 ms, idle: cost 4, stale 116 ms;
+ *     C st 4 ms, one I/O: cost 8; D st 50 ms, idle: cost 50, stale 300 ms.
+ *     Walk: A; B (4 <= 10): B; C against B, 8 > 4: B; D against B, both
+ *     idle, later stale: B.  Measured against A's cost still, C would
+ *     take over, and D (busy C, cost 50 > 8) would not.
+ *  2. three idle paths, valid_count 3: A st 10 ms ending at 230 ms, stale
+ *     260 ms; B st 4 ms ending at 230 ms, stale 242 ms, the least cost; C
+ *     st 50 ms ending at 100 ms, stale 250 ms.  Walk: A; B, earlier stale:
+ *     B; C against B, later stale: B.  Measured against A's stale_after
+ *     still, C would take over.
+ */
+Test(hst, plain_walk_keeps_the_best_values)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 4);
+	fx_sample(&fx, 0, 95 * MS, 100 * MS);
+	fx_sample(&fx, 1, 96 * MS, 100 * MS);
+	fx_sample(&fx, 2, 96 * MS, 100 * MS);
+	fx_sample(&fx, 3, 50 * MS, 100 * MS);
+	fx_start(&fx, 0, 1);
+	fx_start(&fx, 2, 1);
+	fx_expect(&fx, 1, 4096000000ULL, 0, 116 * MS);
+	fx_expect(&fx, 3, 51200000000ULL, 0, 300 * MS);
+	cr_expect_eq(fx_select(&fx, 100 * MS), 1);
+	fx_exit(&fx);
+
+	fx_init(&fx, "0", 3);
+	fx_sample(&fx, 2, 50 * MS, 100 * MS);
+	fx_sample(&fx, 0, 220 * MS, 230 * MS);
+	fx_sample(&fx, 1, 226 * MS, 230 * MS);
+	fx_expect(&fx, 0, 10240000000ULL, 0, 260 * MS);
+	fx_expect(&fx, 1, 4096000000ULL, 0, 242 * MS);
+	fx_expect(&fx, 2, 51200000000ULL, 0, 250 * MS);
+	cr_expect_eq(fx_select(&fx, 230 * MS), 1);
+	fx_exit(&fx);
+}
+
+/*
+ * The walk pair by pair (a stale path S, busy, last in list order, makes
+ * not every path plain), where the plain pairs before it are decided by
+ * cost.  S loses to each of them: its cost is higher and theirs are fresh
+ * (compare returns 1, or S stale with more I/Os returns out1 - out2 > 0).
+ *  1. base 0, A and B st 1 ms ending at 10 ms, one I/O each: equal costs
+ *     2 * 1024000000; S st 1 ms ending at 1 ms (stale after 4 ms), five
+ *     I/Os.  At 10 ms: B against A, equal cost, B (the later wins ties).
+ *  2. base 1 (as in plain_walk_cost_one_more_loses): P one I/O, cost
+ *     2046000002; Q idle, cost 2046000003, one more; S st 1 ms ending at
+ *     1 ms, hst 1023000001, stale after 3997069 ns, five I/Os.  At 21 ms:
+ *     Q against P, more: P.
+ *  3. base 0, valid_count 4, ending at 100 ms, in units of 1024 * 1 ms:
+ *     A st 5 ms, one I/O: cost 10; B st 2 ms, one I/O: cost 4; C st 6 ms,
+ *     idle: cost 6; S st 1 ms ending at 1 ms, five I/Os.  B against A:
+ *     B; C against B, 6 > 4: B (against A's cost still, C).  S against C
+ *     would be (1+5)*1 > (1+0)*6 false, S stale: 5 - 0 > 0, C.
+ */
+Test(hst, walk_by_keys_beside_a_stale_path)
+{
+	struct hst_fx fx;
+
+	fx_init(&fx, "0", 3);
+	fx_sample(&fx, 2, 0, MS);
+	fx_sample(&fx, 0, 9 * MS, 10 * MS);
+	fx_sample(&fx, 1, 9 * MS, 10 * MS);
+	fx_start(&fx, 0, 1);
+	fx_start(&fx, 1, 1);
+	fx_start(&fx, 2, 5);
+	fx_expect(&fx, 2, 1024000000, 5, 4 * MS);
+	cr_expect_eq(fx_select(&fx, 10 * MS), 1);
+	fx_exit(&fx);
+
+	fx_init(&fx, "1", 3);
+	fx_sample(&fx, 2, 0, MS);
+	fx_sample(&fx, 0, 0, 1);
+	fx_sample(&fx, 1, 0, 3);
+	fx_sample(&fx, 0, 19 * MS, 20 * MS);
+	fx_sample(&fx, 1, 18 * MS, 20 * MS);
+	fx_start(&fx, 0, 1);
+	fx_start(&fx, 2, 5);
+	fx_expect(&fx, 0, 1023000001, 1, 22997069);
+	fx_expect(&fx, 1, 2046000003, 0, 25994138);
+	fx_expect(&fx, 2, 1023000001, 5, 3997069);
+	cr_expect_eq(fx_select(&fx, 21 * MS), 0);
+	fx_exit(&fx);
+
+	fx_init(&fx, "0", 4);
+	fx_sample(&fx, 3, 0, MS);
+	fx_sample(&fx, 0, 95 * MS, 100 * MS);
+	fx_sample(&fx, 1, 98 * MS, 100 * MS);
+	fx_sample(&fx, 2, 94 * MS, 100 * MS);
+	fx_start(&fx, 0, 1);
+	fx_start(&fx, 1, 1);
+	fx_start(&fx, 3, 5);
+	fx_expect(&fx, 3, 1024000000, 5, 5 * MS);
+	cr_expect_eq(fx_select(&fx, 100 * MS), 1);
 	fx_exit(&fx);
 }
 

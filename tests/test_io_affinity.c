@@ -181,7 +181,8 @@ Test(io_affinity, add_path_refusals)
 	cr_assert_str_eq(err, "io-affinity ps: invalid number of arguments");
 	cr_assert_eq(ioa_add("1 2"), -EINVAL);
 	cr_assert_eq(ioa_add("zz"), -EINVAL);
-	cr_assert(strstr(err, "io-affinity ps: invalid cpumask"), "%s", err);
+	cr_assert_str_eq(err, "io-affinity ps: invalid cpumask 'zz' "
+			 "(hex, CPUs below ncpus=4)");
 	cr_assert_eq(ioa_add("10"), -EINVAL, "CPU 4 of 4");
 	cr_assert_eq(ioa_add("3"), 0, "%s", err);
 	/* everything already claimed: the load fails */
@@ -230,6 +231,52 @@ Test(io_affinity, select_local_then_node_then_any)
 	cr_assert_eq(ioa_on(3), 1);
 	cr_assert_eq(ioa_on(2), 1);
 	cr_assert_eq(ioa_on(0), 1);
+}
+
+/*
+ * The most CPUs, one node: the node's block is every CPU, [0, 1024), and
+ * its scan must stop there (the mask and the map hold 1024 CPUs).  CPU
+ * 0's path failed, an I/O on CPU 1: a miss, nothing usable, no path.
+ */
+Test(io_affinity, all_failed_with_the_most_cpus)
+{
+	ioa_open(PS_MAX_CPUS, 1);
+	cr_assert_eq(ioa_add("1"), 0, "%s", err);
+	ps.type->fail_path(&ps, &path[0]);
+	cr_assert_eq(ioa_on(1), -1);
+	cr_assert_eq(ioa_on(PS_MAX_CPUS - 1), -1);
+	cr_assert_str_eq(ioa_status(&path[0], PS_STATUS_INFO), "2 ");
+}
+
+/*
+ * The trace words: the submitting CPU and the misses for the selector,
+ * and per path whether it is the one mapped to that CPU.
+ */
+Test(io_affinity, trace_words)
+{
+	ioa_open(4, 1);
+	cr_assert_eq(ioa_add("1"), 0, "%s", err);
+	cr_assert_eq(ioa_add("4"), 0, "%s", err);
+	cr_assert_eq(ioa_on(1), 0);
+	cr_assert_str_eq(ioa_status(NULL, PS_STATUS_TRACE),
+			 "cpu=1 map_misses=1 ");
+	ps.cpu = 2;
+	cr_assert_str_eq(ioa_status(&path[0], PS_STATUS_TRACE),
+			 "serves_cpu=0 ");
+	cr_assert_str_eq(ioa_status(&path[1], PS_STATUS_TRACE),
+			 "serves_cpu=1 ");
+	ps.cpu = 0;
+	cr_assert_str_eq(ioa_status(&path[0], PS_STATUS_TRACE),
+			 "serves_cpu=1 ");
+	ioa_teardown();
+
+	/* the last CPU of the most: 1023, the top bit of 32 chunks */
+	ioa_open(PS_MAX_CPUS, 1);
+	cr_assert_eq(ioa_add("80000000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+			     "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"), 0, "%s", err);
+	cr_assert_eq(ioa_on(PS_MAX_CPUS - 1), 0);
+	cr_assert_str_eq(ioa_status(&path[0], PS_STATUS_TRACE),
+			 "serves_cpu=1 ");
 }
 
 /* ---- the CPU a job clone submits from (workloads/cpus.c) ---- */

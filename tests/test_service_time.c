@@ -1,5 +1,6 @@
 /* test_service_time.c: service-time's kernel-specific behaviour (docs/kernel-model.md §4). */
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -371,6 +372,47 @@ Test(service_time, equal_rt_wrapped_size_walks_pairs)
 	cr_assert_eq(st_next(4096), 0);
 }
 
+/*
+ * The wrapped size in the odd count's last place, which the two chains
+ * leave to after their loop: 100, 200, INT_MIN + 200.  The kernel's walk:
+ * 200 against 100 is +100, A stays; INT_MIN + 200 against 100 truncates
+ * to INT_MIN + 100 < 0: C.  The least word would be A's.
+ */
+Test(service_time, equal_rt_wrapped_size_in_the_last_place)
+{
+	st_open();
+	st_add("", 100);
+	st_add("", 200);
+	st_add("", ((size_t)1 << 31) + 200);
+	cr_assert_str_eq(st_status_of(&path[2], PS_STATUS_INFO),
+			 "-2147483448 1 ");
+	cr_assert_eq(st_next(4096), 2);
+}
+
+/* One path: it is the least, alone in the even chain. */
+Test(service_time, one_path_is_chosen)
+{
+	st_open();
+	st_add("", 4096);
+	cr_assert_eq(st_next(4096), 0);
+	cr_assert_eq(st_next(4096), 0);
+}
+
+/*
+ * The walk (the throughputs differ) keeps the earlier of two paths whose
+ * comparison is 0: A and B, rt 1 and 8 KiB in flight each, compare case
+ * 1, 0; C, rt 2 with 1 MiB, loses to A in case 3 ((1 MiB + 4 KiB) * 1
+ * against (8 KiB + 4 KiB) * 2).  A.
+ */
+Test(service_time, walk_tie_keeps_the_earlier)
+{
+	st_open();
+	st_add("1 1", 8192);
+	st_add("1 1", 8192);
+	st_add("1 2", 1 << 20);
+	cr_assert_eq(st_next(4096), 0);
+}
+
 /* ---- list movement ---- */
 
 Test(service_time, chosen_path_moves_to_tail)
@@ -532,4 +574,33 @@ Test(service_time, registered_with_alias)
 	cr_assert_eq(ps_find("st"), &ps_service_time);
 	cr_assert_eq(ps_service_time.table_args, 2);
 	cr_assert_eq(ps_service_time.info_args, 2);
+}
+
+/*
+ * The numbering's bound: 32768 paths (PS_KEYED_MAX) are taken, the
+ * 32769th is refused with its message.
+ */
+Test(service_time, at_most_32768_paths)
+{
+	enum { N = 32768 };
+	struct ps_path *many = calloc(N + 1, sizeof(*many));
+	struct path_selector sel;
+	unsigned i;
+
+	cr_assert(many);
+	memset(&sel, 0, sizeof(sel));
+	cr_assert_eq(ps_init(&sel, &ps_service_time, "", err), 0, "%s", err);
+	for (i = 0; i < N; i++) {
+		many[i].name = "sd";
+		many[i].index = i;
+		cr_assert_eq(ps_add_path(&sel, &many[i], "", err), 0,
+			     "path %u: %s", i, err);
+	}
+	many[N].name = "sd";
+	cr_assert_neq(ps_add_path(&sel, &many[N], "", err), 0);
+	cr_assert_str_eq(err, "service-time ps: more than 32768 paths");
+	for (i = 0; i < N; i++)
+		free(many[i].ps_ctx);
+	ps_exit(&sel, NULL, 0);
+	free(many);
 }
