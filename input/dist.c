@@ -6,7 +6,6 @@
  */
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,20 +15,8 @@
 /* Longest piece of a bad value quoted back in a message. */
 #define SHOW	"%.40s"
 
-/* Formats a one-line message into err and returns -EINVAL. */
-static int bad(char *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int bad(char *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, ERR_MAX, fmt, ap);
-	va_end(ap);
-	one_line(err);
-	return -EINVAL;
-}
+/* A one-line message into err, -EINVAL (lib/util.h). */
+#define bad input_error_line
 
 /* The distribution kinds by name, and how many arguments each takes. */
 static const struct {

@@ -23,6 +23,17 @@ int input_error(char *err, const char *fmt, ...)
 	return -EINVAL;
 }
 
+int input_error_line(char *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, ERR_MAX, fmt, ap);
+	va_end(ap);
+	one_line(err);
+	return -EINVAL;
+}
+
 int mpsim_quiet;
 
 /* Appends src to dst[n..size) with its control characters escaped,

@@ -22,6 +22,10 @@
  */
 int input_error(char *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same, the message made one line (one_line): for the value readers,
+ * whose messages quote the value given back. */
+int input_error_line(char *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
  * A message on stderr as one line, "mpsim: " and the formatted text: a
