@@ -27,6 +27,13 @@ snap() {
 		read -r _l < "${_x#*:}"
 		echo "${_x%%:*} $_l" >> "$STAT"
 	done
+	# LIVE_STATUS=1 on the host: the tables' status (a selector's own
+	# figures, as historical-service-time's estimates) at each phase's
+	# start, for diagnosis; it costs the guest a process
+	if [ -e "$RUN/status-wanted" ]; then
+		echo "-- $1" >> "$RUN/out/status"
+		dmsetup status >> "$RUN/out/status" 2>&1
+	fi
 }
 case ${2:-} in
 snap) snap "$3"; exit 0 ;;

@@ -861,6 +861,10 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
         shutil.rmtree(run, ignore_errors=True)
     for d in ("groups", "jobs", "load"):
         os.makedirs(os.path.join(run, d), exist_ok=True)
+    # LIVE_STATUS=1: `dmsetup status` at each phase's start, in
+    # run/out/status (guest.sh snap), to read a selector's own state
+    if os.environ.get("LIVE_STATUS") == "1":
+        open(os.path.join(run, "status-wanted"), "w").close()
     guest_sh = os.path.join(HERE, "guest.sh")
     # a group: the cases with the same number of paths and the same top
     # device, in one fio process; cases keep their order within it
