@@ -420,7 +420,7 @@ struct run_extra {
 static int extra_parse(int argc, char **argv, bool compare, enum out_format fmt,
 		       struct run_extra *x, char *err)
 {
-	const char *interval = NULL;
+	const char *interval = NULL, *eta = NULL;
 	char why[ERR_MAX];
 	int i, used;
 
@@ -439,7 +439,14 @@ static int extra_parse(int argc, char **argv, bool compare, enum out_format fmt,
 			x->series = val ? val : "";
 		else if (cli_key_is(key, klen, "lat_hist"))
 			x->lat_hist = val ? val : "";
+		else if (cli_key_is(key, klen, "eta-interval"))
+			eta = val ? val : "";
 	}
+	if (eta && parse_duration(eta, NSEC_PER_SEC, &x->watch.eta_interval,
+				  why))
+		return input_error(err, "--eta-interval: %s", why);
+	if (eta && !x->watch.eta_interval)
+		return input_error(err, "--eta-interval: must be longer than 0");
 	if (x->lat_hist && !*x->lat_hist)
 		return input_error(err, "--lat_hist: needs a file name");
 	if (x->series && !*x->series)
@@ -517,10 +524,10 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	int r, rc = EXIT_OK;
 
 	static const char *const own_opts[] = {
-		"interval", "series", "lat_hist", NULL
+		"interval", "series", "lat_hist", "eta-interval", NULL
 	};
 	static const char *const compare_opts[] = {
-		"columns", "interval", "series", "lat_hist", NULL
+		"columns", "interval", "series", "lat_hist", "eta-interval", NULL
 	};
 	const char **run_opts;
 	const char *output;

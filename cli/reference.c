@@ -95,6 +95,10 @@ static const struct cli_opt own[] = {
 	  "normal is --format=table", "json", "" },
 	{ "name", "NAME", RCS, G_GENERAL, "start a job, as fio's command line "
 	  "does; the jobs replace the scenario's", "w", "" },
+	/* the terminal's status line only: never the output */
+	{ "eta-interval", "DURATION", CMD_RUN | CMD_COMPARE, G_GENERAL,
+	  "how often fio's status line is rewritten on a terminal (default "
+	  "500ms); it shows after two intervals", "-", "" },
 	/* where the output goes, not what it says */
 	{ "output", "FILE", RCS, G_GENERAL, "write the output to FILE, whole "
 	  "or not at all (default stdout)", "-", "" },

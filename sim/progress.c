@@ -13,10 +13,9 @@
 #include "engine.h"
 #include "progress.h"
 
-/* The line appears after this much wall time, then refreshes at this
- * period (fio's default status interval is one second too). */
-#define PROGRESS_AFTER_S	1.0
-#define PROGRESS_EVERY_S	0.5
+/* The line appears after two intervals of wall time, then refreshes
+ * every interval: a run too short to need one never flashes it. */
+#define PROGRESS_AFTER	2
 
 static double wall_since(const struct timespec *t0)
 {
@@ -31,6 +30,8 @@ void progress_start(struct sim *s, struct run_progress *pg)
 {
 	if (!pg->parts)
 		clock_gettime(CLOCK_MONOTONIC, &pg->t0);
+	if (!(pg->every > 0))
+		pg->every = PROGRESS_EVERY_S;
 	pg->next = s->now + PROGRESS_STEP;
 	pg->last_at = s->now;
 	s->progress = pg;
@@ -104,8 +105,8 @@ void progress_tick(struct sim *s, sim_ns t)
 	double wall = wall_since(&pg->t0);
 
 	pg->next = t + PROGRESS_STEP;
-	if (wall < PROGRESS_AFTER_S ||
-	    (pg->shown && wall - pg->shown_at < PROGRESS_EVERY_S))
+	if (wall < PROGRESS_AFTER * pg->every ||
+	    (pg->shown && wall - pg->shown_at < pg->every))
 		return;
 	progress_show(s, pg, wall);
 }

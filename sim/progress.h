@@ -1,7 +1,8 @@
 /*
  * progress.h: fio's status line for one long run: on stderr, rewritten in
- * place, once the run has taken about a second of wall time, and only
- * when the caller says stderr is a terminal.  It reads the wall clock,
+ * place every eta interval (--eta-interval, half a second by default)
+ * once the run has taken two of them, and only when the caller says
+ * stderr is a terminal.  It reads the wall clock,
  * never the simulated one's results: a run with it is the run without.
  */
 #ifndef MPSIM_PROGRESS_H
@@ -26,12 +27,19 @@ struct run_progress {
 	 * label; t0 is then the command's start.  parts 0: one run */
 	unsigned part, parts;
 	const char *label;
+	double every;			/* wall seconds between two lines,
+					   0: PROGRESS_EVERY_S */
 };
 
 /* Simulated time between two looks at the wall clock. */
 #define PROGRESS_STEP	NSEC_PER_MSEC
 
-/* Set part, parts, label and t0 first for a part of a command. */
+/* fio's --eta-interval when none is given: the line shows after a second
+ * of wall time, and a run shorter than that never flashes one. */
+#define PROGRESS_EVERY_S	0.5
+
+/* Set part, parts, label and t0 first for a part of a command; every
+ * for another interval. */
 void progress_start(struct sim *s, struct run_progress *pg);
 /* A look at the wall clock before an event due at t; prints when due. */
 void progress_tick(struct sim *s, sim_ns t);

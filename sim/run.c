@@ -263,6 +263,7 @@ int run_device(const struct scenario *sc, const struct mp_table *t,
 		pg.parts = w->parts;
 		pg.label = w->label;
 		pg.t0 = w->since;
+		pg.every = (double)w->eta_interval / 1e9;
 		progress_start(&s, &pg);
 	}
 	if (ramp)

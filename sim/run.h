@@ -51,6 +51,8 @@ struct run_watch {
 	bool dmsetup;		/* ... with the device's dmsetup lines at
 				   each interval's end (--format=dmsetup) */
 	bool progress;		/* the status line on stderr (a terminal) */
+	sim_ns eta_interval;	/* --eta-interval: its period (wall time),
+				   0: progress.h's default */
 	/* ... for a run that is part `part` (from 0) of `parts` of one
 	 * command begun at wall time `since` (compare's columns): the line
 	 * counts the whole command and names the part; parts 0: one run */

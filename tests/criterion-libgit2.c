@@ -1,16 +1,24 @@
 /*
- * criterion-libgit2.c: libgit2 started only when Criterion needs it.
+ * criterion-libgit2.c: the libgit2 the Criterion binary loads, a stand-in
+ * that starts the real one only when Criterion needs it.
  *
- * Criterion 2.4 runs each test in a process of its own and calls
- * git_libgit2_init() as each starts.  Debian's libgit2 is built with
- * mbedTLS, whose start parses every CA certificate of the system: about
- * 15 ms of CPU per test, a quarter of what a short test costs.  Criterion
+ * Criterion 2.4 runs each test in a process of its own (an exec of the
+ * test binary) and calls git_libgit2_init() as each starts.  Debian's
+ * libgit2 pulls in 15 more libraries (mbedTLS, OpenSSL's libcrypto,
+ * libssh2, Kerberos...), and its start parses every CA certificate of the
+ * system: mapping and relocating those libraries and that start cost
+ * about 20 ms of CPU per test, half of what a short test costs.  Criterion
  * uses libgit2 for one thing, git_diff_buffers(), to show how two strings
- * differ when an assertion on them fails.  The three functions below
- * take the place of libgit2's for Criterion (the program's own symbols
- * come first in the dynamic linker's lookup): git_libgit2_init() does
- * nothing, and the first diff starts libgit2 before asking it for the
- * diff, so a failing test prints what it printed before.
+ * differ when an assertion on them fails.
+ *
+ * This file is built as a shared object with libgit2's soname (the one
+ * libcriterion names, Makefile's CRIT_GIT), and mpsim-tests names it
+ * first, found beside the binary (its run path): the dynamic loader then
+ * takes it for the libgit2 libcriterion needs and loads none of the real
+ * one's chain.  git_libgit2_init() does nothing; the first diff loads
+ * the real libgit2 by its path (LIBGIT2, found by the compiler at build
+ * time), starts it and asks it for the diff, so a failing test prints
+ * what it would print with the real library.
  *
  * The prototypes are libgit2's (1.x), written out so that building the
  * tests does not need libgit2's headers; the options and callbacks are
@@ -20,6 +28,10 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#ifndef LIBGIT2
+#error "LIBGIT2: the path of the real libgit2, from the Makefile"
+#endif
 
 int git_libgit2_init(void);
 int git_libgit2_shutdown(void);
@@ -34,15 +46,22 @@ typedef int diff_fn(const void *, size_t, const char *, const void *,
 		    size_t, const char *, const void *, void *, void *,
 		    void *, void *, void *);
 
+static void *real;	/* the real libgit2, once loaded */
 static int started;
 
-/* libgit2's own definition of NAME (a bug if missing: Criterion links it) */
+/* The real libgit2's definition of NAME.  A bug if missing: without the
+ * real library a failed string assertion could not print its diff, and
+ * a path that names this stand-in would call itself. */
 static void *libgit2(const char *name)
 {
-	void *f = dlsym(RTLD_NEXT, name);
+	void *f;
 
-	if (!f) {
-		fprintf(stderr, "mpsim-tests: libgit2 has no %s\n", name);
+	if (!real)
+		real = dlopen(LIBGIT2, RTLD_NOW | RTLD_LOCAL);
+	f = real ? dlsym(real, name) : NULL;
+	if (!f || f == dlsym(RTLD_DEFAULT, name)) {
+		fprintf(stderr, "mpsim-tests: no %s in %s (%s)\n", name,
+			LIBGIT2, real ? "not the real libgit2" : dlerror());
 		abort();
 	}
 	return f;

@@ -1,17 +1,23 @@
 #!/bin/sh
-# progress.sh: a single run that takes more than about a second of wall
-# time shows fio's status line on stderr when stderr is a terminal, and
-# nothing otherwise; either way stdout is the same.  So does a comparison,
-# its line counting all its columns.  The terminal is made
-# with script(1) (util-linux/bsdutils); without it that half is skipped.
+# progress.sh: a single run that takes more than two eta intervals of
+# wall time (--eta-interval, fio's option) shows fio's status line on
+# stderr when stderr is a terminal, and nothing otherwise; either way
+# stdout is the same.  So does a comparison, its line counting all its
+# columns.  The terminal is made with script(1) (util-linux/bsdutils);
+# without it that half is skipped.
+#
+# The runs take an interval of 20 ms, not the default half second, so
+# that a run of a few tenths of a second shows the line: the same code
+# path as a long run's, at a twentieth of the CPU time.
 #
 # Usage: sh tests/progress.sh MPSIM
 set -eu
 mpsim=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-# about 18 M simulated I/Os: two to four seconds of wall time
-args="--selector=st --runtime=300s --format=csv"
+# about 1.8 M simulated I/Os: 0.2 to 0.4 s of wall time on two idle
+# cores, five times the 40 ms after which the line shows
+args="--selector=st --runtime=30s --format=csv --eta-interval=20ms"
 fail=0
 
 "$mpsim" $args >"$tmp/out" 2>"$tmp/err"
@@ -38,9 +44,9 @@ if command -v script >/dev/null 2>&1; then
 
 	# compare: one line for the whole comparison, naming the column it
 	# is in; the table is the same as without a terminal (two columns
-	# of 600 s simulated: about two seconds of wall time each on two idle
-	# cores; the line shows only after a second of wall time)
-	cargs="compare --runtime=600s --columns=st,rr"
+	# of 30 s simulated: 0.2 to 0.4 s of wall time each on two idle
+	# cores; the line shows after two intervals of the whole command)
+	cargs="compare --runtime=30s --columns=st,rr --eta-interval=20ms"
 	"$mpsim" $cargs >"$tmp/cout" 2>"$tmp/cerr"
 	if [ -s "$tmp/cerr" ]; then
 		echo "FAIL progress: compare wrote on a stderr that is no terminal:" >&2

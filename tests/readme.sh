@@ -103,19 +103,32 @@ fence { if (lang == "sh" || lang == "console") { blk[++n] = $0; if ($0 ~ /^\$ /)
 END { flush(); orphan() }' "$top/$1"
 }
 
-# cksum of every file of the copy but build output
+# cksum of every file of the copy but build output, into $1.  A file whose
+# inode change time and size are those of the last snapshot ($tmp/stat)
+# keeps its sum from that one ($2): nothing writes a file, renames over it
+# or truncates it without moving its change time, which no program can set
+# back.  Summing the 2 000 files of the tree after each of the examples
+# cost seconds of CPU.
+: >"$tmp/stat"
 snapshot() {
 	(cd "$copy" && find . -type f ! -path './build/*' ! -path './build-*' \
-	    ! -name mpsim | sort | xargs cksum) >"$1"
+	    ! -name mpsim -printf '%C@ %s %p\n' | sort -k3) >"$tmp/stat.new"
+	awk 'FILENAME == ARGV[1] { st[$3] = $1 " " $2; next }
+	     st[$3] != $1 " " $2 { print $3 }' "$tmp/stat" "$tmp/stat.new" >"$tmp/touched"
+	(cd "$copy" && xargs -r cksum <"$tmp/touched") >"$tmp/sums"
+	awk 'FILENAME == ARGV[1] { sum[$3] = $0; next }
+	     FILENAME == ARGV[2] { if (!($3 in sum)) sum[$3] = $0; next }
+	     { print sum[$3] }' "$tmp/sums" "$2" "$tmp/stat.new" >"$1"
+	mv "$tmp/stat.new" "$tmp/stat"
 }
-snapshot "$tmp/before"
+snapshot "$tmp/before" /dev/null
 # the folders of the tree: nothing new may appear in them
 sed -n 's|^\(.*\)/[^/]*$|\1|p' "$tmp/files" | sort -u >"$tmp/dirs"
 
 skipped=0
 
 unchanged() {
-	snapshot "$tmp/after"
+	snapshot "$tmp/after" "$tmp/before"
 	# "changed FILE", "gone FILE" and "new FILE", by name
 	awk 'NR == FNR { sum[$3] = $1 " " $2; next }
 	     !($3 in sum) { print "new", $3; next }

@@ -117,9 +117,12 @@ static void expand_env(const char *v, struct sbuf *b)
 }
 
 /* $pagesize, $mb_memory, $ncpus replaced, in one pass (a value full of
- * keywords must not cost its length squared); returns how many were. */
+ * keywords must not cost its length squared); returns how many were.
+ * Each keyword's value is asked of the system once per value: sysconf()
+ * reads /sys for $ncpus, tens of microseconds a time. */
 static unsigned expand_keywords(struct sbuf *b)
 {
+	char val[ARRAY_SIZE(keywords)][32] = { "" };
 	struct sbuf nb = { 0 };
 	unsigned i, found = 0;
 	const char *p = b->s;
@@ -138,11 +141,10 @@ static unsigned expand_keywords(struct sbuf *b)
 			size_t kl = strlen(keywords[i]);
 
 			if (!strncmp(p, keywords[i], kl)) {
-				char num[32];
-
-				snprintf(num, sizeof(num), "%llu",
-					 keyword_value(i));
-				sb_add(&nb, num, strlen(num));
+				if (!val[i][0])
+					snprintf(val[i], sizeof(val[i]), "%llu",
+						 keyword_value(i));
+				sb_add(&nb, val[i], strlen(val[i]));
 				p += kl;
 				found++;
 				break;
