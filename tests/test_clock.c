@@ -356,3 +356,50 @@ Test(clock, start_clock_names)
 	cr_assert_eq(start_clock_parse("jiffies-", &c), -EINVAL);
 	cr_assert_eq(c, START_KTIME, "a failed parse leaves *c alone");
 }
+
+/*
+ * start_stamp_cached() gives start_stamp()'s value for every submit: at a
+ * tick's first and last nanosecond, across its edges forward and back,
+ * when the clock changes within one tick, and for ktime (never cached).
+ * HZ=300's uneven ticks included.
+ */
+Test(clock, start_stamp_cached_at_the_tick_edges)
+{
+	static const enum start_clock modes[] = {
+		START_JIFFIES, START_JIFFIES_ALIGNED, START_KTIME,
+	};
+	unsigned h, m, i, k;
+
+	for (h = 0; h < 4; h++) {
+		unsigned hz = all_hz[h];
+		struct stamp_cache sc = { 0 };
+
+		for (m = 0; m < ARRAY_SIZE(modes); m++)
+			for (k = 0; k < 4; k++) {
+				uint64_t j = initial_jiffies(hz) + 300 * hz + k;
+				sim_ns e = jiffy_edge(hz, j);
+				sim_ns n = jiffy_edge(hz, j + 1);
+				const sim_ns at[] = {
+					e, e + 1, n - 1, n, n - 1, e, e - 1,
+					e, n + 1, e - 1, n,
+				};
+
+				for (i = 0; i < ARRAY_SIZE(at); i++)
+					cr_assert_eq(start_stamp_cached(&sc,
+						modes[m], hz, at[i], at[i] + 20000),
+						start_stamp(modes[m], hz, at[i],
+							    at[i] + 20000),
+						"HZ=%u mode %u at %llu", hz, m,
+						(unsigned long long)at[i]);
+			}
+		/* the other jiffies clock within one tick, and back */
+		for (i = 0; i < 4; i++) {
+			enum start_clock c = i % 2 ? START_JIFFIES_ALIGNED :
+						     START_JIFFIES;
+			sim_ns t = S(400) + i;
+
+			cr_assert_eq(start_stamp_cached(&sc, c, hz, t, t),
+				     start_stamp(c, hz, t, t), "HZ=%u %u", hz, i);
+		}
+	}
+}
