@@ -67,8 +67,13 @@ SUITES = {
     "selectors/selector.c": ["hst", "service_time", "queue_length",
                              "round_robin", "io_affinity"] + SEL,
     "sim/clock.c": ["clock", "sched_clock"],
-    "sim/mpath.c": ["failover", "path_failures", "engine"],
-    "sim/delay.c": ["dm_delay", "dm_delay_sync"],
+    # the engine's suites that run I/O through mpath and dm-delay (the
+    # device's cache, O_SYNC, the CPUs, the trace, Little's law's counts):
+    # without them a mutant they kill runs most of the binary first
+    "sim/mpath.c": ["failover", "path_failures", "engine", "dm_delay",
+                    "write_cache", "sync_device", "trace", "little"],
+    "sim/delay.c": ["dm_delay", "dm_delay_sync", "write_cache",
+                    "sync_device", "cpu"],
     "sim/pgroup.c": ["failover", "path_failures"],
     "wheels/timer-classic.c": ["timer_classic", "timer_wheels",
                                "timer_wheel_random"],
