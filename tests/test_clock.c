@@ -58,6 +58,9 @@ Test(clock, jiffies_at_where_64_bits_end)
 		     4294667296ULL + 18446744073709ULL);
 	cr_assert_eq(jiffies_at(300, t), 4294877296ULL + 5534023222ULL);
 	cr_assert_eq(jiffies_at(300, t + 1), 4294877296ULL + 5534023222ULL);
+	/* UINT64_MAX / 999: t * 1000 wraps in 64 bits (to 18465209 ticks) */
+	cr_assert_eq(jiffies_at(1000, 18465209282992544ULL),
+		     4294667296ULL + 18465209282ULL);
 }
 
 /* §1.2 test vectors. */
@@ -271,6 +274,26 @@ Test(clock, jiffy_edge_and_tick_len)
 	cr_assert_eq(tick_floor(1000, S(7)), S(7));
 }
 
+/* jiffy_edge() saturates where the edge no longer fits a sim_ns: the
+ * last tick that fits (k = 18446744073709 at HZ=1000, 5534023222112 at
+ * HZ=300), the next, and j = 2^64 - 1. */
+Test(clock, jiffy_edge_saturates)
+{
+	unsigned h;
+
+	cr_assert_eq(jiffy_edge(1000, 4294667296ULL + 18446744073709ULL),
+		     18446744073709000000ULL);
+	cr_assert_eq(jiffy_edge(1000, 4294667296ULL + 18446744073710ULL),
+		     UINT64_MAX);
+	cr_assert_eq(jiffy_edge(300, 4294877296ULL + 5534023222112ULL),
+		     18446744073706666667ULL);
+	cr_assert_eq(jiffy_edge(300, 4294877296ULL + 5534023222113ULL),
+		     UINT64_MAX);
+	for (h = 0; h < 4; h++)
+		cr_assert_eq(jiffy_edge(all_hz[h], UINT64_MAX), UINT64_MAX,
+			     "HZ=%u", all_hz[h]);
+}
+
 /* jiffy_edge() is the exact inverse: the edge reads j, an ns earlier
  * reads j - 1. */
 Test(clock, jiffies_at_jiffy_edge_round_trip)
@@ -349,6 +372,9 @@ Test(clock, start_clock_names)
 		cr_assert_eq(c, want[i]);
 		cr_assert_str_eq(start_clock_name(want[i]), names[i]);
 	}
+	/* one past the table, and far past it */
+	cr_assert_str_eq(start_clock_name((enum start_clock)3), "?");
+	cr_assert_str_eq(start_clock_name((enum start_clock)-1), "?");
 	c = START_KTIME;
 	cr_assert_eq(start_clock_parse("hrtimer", &c), -EINVAL);
 	cr_assert_eq(start_clock_parse("", &c), -EINVAL);
