@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -414,6 +416,39 @@ Test(io_affinity, cpumask_print_truncates_as_snprintf)
 	cr_assert_str_eq(s, "");
 	cr_assert_eq(s[1], 'Z');
 	cr_assert_eq(ps_cpumask_print(s, 0, &m, 0), 0);
+}
+
+/* A mask of PS_MAX_CPUS at the very end of a page whose next page is
+ * unmapped: walking, counting, parsing and printing it to the last CPU
+ * read nothing past it (a read there faults). */
+Test(io_affinity, cpumask_stays_inside_the_mask)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct ps_cpumask *m;
+	/* 32 chunks of 8 digits, 31 commas, the NUL */
+	char s[PS_MAX_CPUS / 4 + PS_MAX_CPUS / 32];
+	unsigned i;
+
+	cr_assert_neq(p, MAP_FAILED);
+	cr_assert_eq(mprotect(p + page, (size_t)page, PROT_NONE), 0);
+	m = (struct ps_cpumask *)(p + page - sizeof(*m));
+	memset(m, 0, sizeof(*m));
+	cr_assert_eq(ps_cpu_next(m, 0, PS_MAX_CPUS), PS_MAX_CPUS);
+	cr_assert_eq(ps_cpu_next(m, PS_MAX_CPUS, PS_MAX_CPUS), PS_MAX_CPUS);
+	cr_assert_eq(ps_cpu_weight(m, PS_MAX_CPUS), 0);
+	ps_cpu_set(m, PS_MAX_CPUS - 1);
+	cr_assert_eq(ps_cpu_next(m, 0, PS_MAX_CPUS), PS_MAX_CPUS - 1);
+	cr_assert_eq(ps_cpu_weight(m, PS_MAX_CPUS), 1);
+	s[0] = '\0';
+	for (i = 0; i < PS_MAX_CPUS / 32; i++)
+		strcat(s, i ? ",ffffffff" : "ffffffff");
+	cr_assert_eq(ps_cpumask_parse(s, m, PS_MAX_CPUS), 0);
+	cr_assert_eq(ps_cpu_weight(m, PS_MAX_CPUS), PS_MAX_CPUS);
+	cr_assert_eq(ps_cpumask_print(s, sizeof(s), m, PS_MAX_CPUS),
+		     (int)sizeof(s) - 1);
+	munmap(p, 2 * (size_t)page);
 }
 
 /* cpu_to_node() with two nodes, and with no CPUs. */
