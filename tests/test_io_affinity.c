@@ -318,6 +318,8 @@ Test(io_affinity, cpumask_parse_chunks_and_ends)
 	cr_assert_eq(ps_cpumask_parse("1234567", &m, 32), 0);
 	cr_assert_eq(m.bits[0], 0x1234567);
 	cr_assert_eq(ps_cpumask_parse("fffffffff", &m, 64), -EOVERFLOW);
+	/* a ninth digit overflows even as a leading 0 */
+	cr_assert_eq(ps_cpumask_parse("012345678", &m, 64), -EOVERFLOW);
 	cr_assert_eq(ps_cpumask_parse(",12345678", &m, 32), 0);
 	cr_assert_eq(m.bits[0], 0x12345678);
 	/* 33 bits: two chunks, the high one holding bit 32 only */
@@ -448,6 +450,30 @@ Test(io_affinity, cpumask_stays_inside_the_mask)
 	cr_assert_eq(ps_cpu_weight(m, PS_MAX_CPUS), PS_MAX_CPUS);
 	cr_assert_eq(ps_cpumask_print(s, sizeof(s), m, PS_MAX_CPUS),
 		     (int)sizeof(s) - 1);
+	munmap(p, 2 * (size_t)page);
+}
+
+/* Strings at the very start of a page whose previous page is unmapped:
+ * the parser, which reads from the end back, reads nothing before them. */
+Test(io_affinity, cpumask_parse_stays_inside_the_string)
+{
+	static const char *const strs[] = {
+		"1", ",", " 1", "1,", "f,ffffffff", "12345678", "g1", "",
+	};
+	static const int want[] = { 0, 0, 0, 0, 0, 0, -EINVAL, 0 };
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct ps_cpumask m;
+	unsigned i;
+
+	cr_assert_neq(p, MAP_FAILED);
+	cr_assert_eq(mprotect(p, (size_t)page, PROT_NONE), 0);
+	for (i = 0; i < ARRAY_SIZE(strs); i++) {
+		strcpy(p + page, strs[i]);
+		cr_assert_eq(ps_cpumask_parse(p + page, &m, 64), want[i],
+			     "\"%s\"", strs[i]);
+	}
 	munmap(p, 2 * (size_t)page);
 }
 
