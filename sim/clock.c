@@ -153,7 +153,7 @@ uint64_t start_stamp(enum start_clock c, unsigned hz, sim_ns submit,
 uint64_t start_stamp_cached(struct stamp_cache *sc, enum start_clock c,
 			    unsigned hz, sim_ns submit, sim_ns mapped)
 {
-	uint64_t j;
+	uint64_t j = 0;		/* 0: the empty tick [0, 0) until set */
 
 	if (c == START_KTIME)
 		return mapped;
