@@ -427,10 +427,11 @@ Test(clock, start_stamp_cached_at_the_tick_edges)
 			cr_assert_eq(start_stamp_cached(&sc, c, hz, t, t),
 				     start_stamp(c, hz, t, t), "HZ=%u %u", hz, i);
 		}
-		/* the last instant, after another tick was cached */
-		cr_assert_eq(start_stamp_cached(&sc, START_JIFFIES, hz,
+		/* the last instant, after another tick of the same clock
+		 * (the last above) was cached */
+		cr_assert_eq(start_stamp_cached(&sc, START_JIFFIES_ALIGNED, hz,
 						UINT64_MAX, UINT64_MAX),
-			     start_stamp(START_JIFFIES, hz, UINT64_MAX,
+			     start_stamp(START_JIFFIES_ALIGNED, hz, UINT64_MAX,
 					 UINT64_MAX), "HZ=%u", hz);
 	}
 }
