@@ -93,7 +93,8 @@ static int ps_prepare_args(const struct ps_type *type, const char *args,
 		return input_error(error,
 				   "%s ps: argument string too long (at most %d characters)",
 				   type->name, PS_ARGS_LEN - 1);
-	memcpy(buf, args ? args : "", len + 1);
+	/* len < PS_ARGS_LEN: it fits, and no byte count to get wrong */
+	strcpy(buf, args ? args : "");
 
 	argc = ps_split_args(buf, argv, error);
 	if (argc < 0) {

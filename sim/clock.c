@@ -153,7 +153,7 @@ uint64_t start_stamp(enum start_clock c, unsigned hz, sim_ns submit,
 uint64_t start_stamp_cached(struct stamp_cache *sc, enum start_clock c,
 			    unsigned hz, sim_ns submit, sim_ns mapped)
 {
-	uint64_t j;
+	uint64_t j = 0;		/* 0: the empty tick [0, 0) until set */
 
 	if (c == START_KTIME)
 		return mapped;
@@ -183,18 +183,20 @@ uint64_t sched_clock_at(const struct sched_clock *c, unsigned hz, sim_ns t)
 	return v > (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
-/* ORDER: enum start_clock. */
+/* ORDER: enum start_clock.  The NULL ends the walk of the names, which
+ * no count can then take one past the table. */
 static const char *const start_clock_names[] = {
 	[START_JIFFIES] = "jiffies",
 	[START_JIFFIES_ALIGNED] = "jiffies-aligned",
 	[START_KTIME] = "ktime",
+	NULL,
 };
 
 int start_clock_parse(const char *name, enum start_clock *c)
 {
 	unsigned i;
 
-	for (i = 0; i < ARRAY_SIZE(start_clock_names); i++) {
+	for (i = 0; start_clock_names[i]; i++) {
 		if (!strcmp(name, start_clock_names[i])) {
 			*c = (enum start_clock)i;
 			return 0;
@@ -205,7 +207,7 @@ int start_clock_parse(const char *name, enum start_clock *c)
 
 const char *start_clock_name(enum start_clock c)
 {
-	if ((unsigned)c >= ARRAY_SIZE(start_clock_names))
+	if ((unsigned)c > START_KTIME)
 		return "?";
 	return start_clock_names[c];
 }

@@ -58,6 +58,9 @@ Test(clock, jiffies_at_where_64_bits_end)
 		     4294667296ULL + 18446744073709ULL);
 	cr_assert_eq(jiffies_at(300, t), 4294877296ULL + 5534023222ULL);
 	cr_assert_eq(jiffies_at(300, t + 1), 4294877296ULL + 5534023222ULL);
+	/* UINT64_MAX / 999: t * 1000 wraps in 64 bits (to 18465209 ticks) */
+	cr_assert_eq(jiffies_at(1000, 18465209282992544ULL),
+		     4294667296ULL + 18465209282ULL);
 }
 
 /* §1.2 test vectors. */
@@ -271,6 +274,26 @@ Test(clock, jiffy_edge_and_tick_len)
 	cr_assert_eq(tick_floor(1000, S(7)), S(7));
 }
 
+/* jiffy_edge() saturates where the edge no longer fits a sim_ns: the
+ * last tick that fits (k = 18446744073709 at HZ=1000, 5534023222112 at
+ * HZ=300), the next, and j = 2^64 - 1. */
+Test(clock, jiffy_edge_saturates)
+{
+	unsigned h;
+
+	cr_assert_eq(jiffy_edge(1000, 4294667296ULL + 18446744073709ULL),
+		     18446744073709000000ULL);
+	cr_assert_eq(jiffy_edge(1000, 4294667296ULL + 18446744073710ULL),
+		     UINT64_MAX);
+	cr_assert_eq(jiffy_edge(300, 4294877296ULL + 5534023222112ULL),
+		     18446744073706666667ULL);
+	cr_assert_eq(jiffy_edge(300, 4294877296ULL + 5534023222113ULL),
+		     UINT64_MAX);
+	for (h = 0; h < 4; h++)
+		cr_assert_eq(jiffy_edge(all_hz[h], UINT64_MAX), UINT64_MAX,
+			     "HZ=%u", all_hz[h]);
+}
+
 /* jiffy_edge() is the exact inverse: the edge reads j, an ns earlier
  * reads j - 1. */
 Test(clock, jiffies_at_jiffy_edge_round_trip)
@@ -349,10 +372,66 @@ Test(clock, start_clock_names)
 		cr_assert_eq(c, want[i]);
 		cr_assert_str_eq(start_clock_name(want[i]), names[i]);
 	}
+	/* one past the table, and far past it */
+	cr_assert_str_eq(start_clock_name((enum start_clock)3), "?");
+	cr_assert_str_eq(start_clock_name((enum start_clock)-1), "?");
 	c = START_KTIME;
 	cr_assert_eq(start_clock_parse("hrtimer", &c), -EINVAL);
 	cr_assert_eq(start_clock_parse("", &c), -EINVAL);
 	cr_assert_eq(start_clock_parse("Jiffies", &c), -EINVAL);
 	cr_assert_eq(start_clock_parse("jiffies-", &c), -EINVAL);
 	cr_assert_eq(c, START_KTIME, "a failed parse leaves *c alone");
+}
+
+/*
+ * start_stamp_cached() gives start_stamp()'s value for every submit: at a
+ * tick's first and last nanosecond, across its edges forward and back,
+ * when the clock changes within one tick, and for ktime (never cached).
+ * HZ=300's uneven ticks included.
+ */
+Test(clock, start_stamp_cached_at_the_tick_edges)
+{
+	static const enum start_clock modes[] = {
+		START_JIFFIES, START_JIFFIES_ALIGNED, START_KTIME,
+	};
+	unsigned h, m, i, k;
+
+	for (h = 0; h < 4; h++) {
+		unsigned hz = all_hz[h];
+		struct stamp_cache sc = { 0 };
+
+		for (m = 0; m < ARRAY_SIZE(modes); m++)
+			for (k = 0; k < 4; k++) {
+				uint64_t j = initial_jiffies(hz) + 300 * hz + k;
+				sim_ns e = jiffy_edge(hz, j);
+				sim_ns n = jiffy_edge(hz, j + 1);
+				const sim_ns at[] = {
+					e, e + 1, n - 1, n, n - 1, e, e - 1,
+					e, n + 1, e - 1, n,
+				};
+
+				for (i = 0; i < ARRAY_SIZE(at); i++)
+					cr_assert_eq(start_stamp_cached(&sc,
+						modes[m], hz, at[i], at[i] + 20000),
+						start_stamp(modes[m], hz, at[i],
+							    at[i] + 20000),
+						"HZ=%u mode %u at %llu", hz, m,
+						(unsigned long long)at[i]);
+			}
+		/* the other jiffies clock within one tick, and back */
+		for (i = 0; i < 4; i++) {
+			enum start_clock c = i % 2 ? START_JIFFIES_ALIGNED :
+						     START_JIFFIES;
+			sim_ns t = S(400) + i;
+
+			cr_assert_eq(start_stamp_cached(&sc, c, hz, t, t),
+				     start_stamp(c, hz, t, t), "HZ=%u %u", hz, i);
+		}
+		/* the last instant, after another tick of the same clock
+		 * (the last above) was cached */
+		cr_assert_eq(start_stamp_cached(&sc, START_JIFFIES_ALIGNED, hz,
+						UINT64_MAX, UINT64_MAX),
+			     start_stamp(START_JIFFIES_ALIGNED, hz, UINT64_MAX,
+					 UINT64_MAX), "HZ=%u", hz);
+	}
 }

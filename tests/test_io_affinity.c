@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -157,6 +159,333 @@ Test(io_affinity, numa_blocks)
 	for (c = 0; c < 6; c++)
 		cr_assert_eq(ps_cpu_to_node(c, 6, 4), want[c], "cpu %u", c);
 	cr_assert_eq(ps_cpu_to_node(5, 6, 1), 0);
+}
+
+/* ---- the cpumask operations at word and chunk edges ---- */
+
+/* Bit c of m, read from the words directly (not through cpumask.h). */
+static bool cm_bit(const struct ps_cpumask *m, unsigned c)
+{
+	return (m->bits[c / 64] >> (c % 64)) & 1;
+}
+
+/* A fixed pseudo-random mask (an LCG), about one bit in `sparse` set. */
+static void cm_fill(struct ps_cpumask *m, uint64_t seed, unsigned sparse)
+{
+	unsigned c;
+
+	memset(m, 0, sizeof(*m));
+	for (c = 0; c < PS_MAX_CPUS; c++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		if ((seed >> 33) % sparse == 0)
+			m->bits[c / 64] |= 1ULL << (c % 64);
+	}
+}
+
+static const unsigned cm_edges[] = {
+	0, 1, 31, 32, 33, 62, 63, 64, 65, 127, 128, 500, 959, 960, 1022, 1023,
+};
+
+/* set, clear and isset touch exactly the one bit, in every word. */
+Test(io_affinity, cpumask_set_clear_isset_one_bit)
+{
+	struct ps_cpumask m;
+	unsigned i, w;
+
+	for (i = 0; i < ARRAY_SIZE(cm_edges); i++) {
+		unsigned c = cm_edges[i];
+
+		memset(&m, 0, sizeof(m));
+		ps_cpu_set(&m, c);
+		for (w = 0; w < PS_CPU_WORDS; w++)
+			cr_assert_eq(m.bits[w], w == c / 64 ?
+				     1ULL << (c % 64) : 0, "set %u", c);
+		cr_assert(ps_cpu_isset(&m, c), "isset %u", c);
+		if (c)
+			cr_assert(!ps_cpu_isset(&m, c - 1), "isset %u", c - 1);
+		if (c + 1 < PS_MAX_CPUS)
+			cr_assert(!ps_cpu_isset(&m, c + 1), "isset %u", c + 1);
+		ps_cpu_set(&m, c);
+		cr_assert_eq(m.bits[c / 64], 1ULL << (c % 64), "set twice %u", c);
+
+		memset(&m, 0xff, sizeof(m));
+		ps_cpu_clear(&m, c);
+		for (w = 0; w < PS_CPU_WORDS; w++)
+			cr_assert_eq(m.bits[w], w == c / 64 ?
+				     ~(1ULL << (c % 64)) : UINT64_MAX,
+				     "clear %u", c);
+		cr_assert(!ps_cpu_isset(&m, c), "isset %u", c);
+		if (c)
+			cr_assert(ps_cpu_isset(&m, c - 1), "isset %u", c - 1);
+	}
+}
+
+/* ps_cpu_next() and ps_cpu_weight() against the words, from every CPU,
+ * for bit counts at and around the word edges, on dense and sparse masks
+ * (whole empty words) and with bits set at and past nbits. */
+Test(io_affinity, cpumask_next_and_weight)
+{
+	static const unsigned nbits[] = {
+		1, 2, 5, 63, 64, 65, 100, 128, 129, 1000, 1023, 1024,
+	};
+	static const unsigned sparse[] = { 2, 7, 150 };
+	struct ps_cpumask m;
+	unsigned s, k, n, c, want, count;
+
+	for (s = 0; s < ARRAY_SIZE(sparse); s++)
+		for (k = 0; k < ARRAY_SIZE(nbits); k++) {
+			n = nbits[k];
+			cm_fill(&m, 11 * s + k, sparse[s]);
+			if (n < PS_MAX_CPUS)
+				ps_cpu_set(&m, n);	/* must not be found */
+			count = 0;
+			for (c = 0; c < n; c++)
+				count += cm_bit(&m, c);
+			cr_assert_eq(ps_cpu_weight(&m, n), count,
+				     "weight nbits %u sparse %u", n, sparse[s]);
+			for (c = 0; c <= n; c++) {
+				for (want = c; want < n && !cm_bit(&m, want);
+				     want++)
+					;
+				cr_assert_eq(ps_cpu_next(&m, c, n), want,
+					     "next from %u, nbits %u", c, n);
+			}
+		}
+	/* the first and the last CPU alone, and none */
+	memset(&m, 0, sizeof(m));
+	cr_assert_eq(ps_cpu_next(&m, 0, 1024), 1024);
+	cr_assert_eq(ps_cpu_weight(&m, 1024), 0);
+	ps_cpu_set(&m, 1023);
+	cr_assert_eq(ps_cpu_next(&m, 0, 1024), 1023);
+	cr_assert_eq(ps_cpu_next(&m, 0, 1023), 1023);
+	cr_assert_eq(ps_cpu_weight(&m, 1024), 1);
+	ps_cpu_set(&m, 0);
+	cr_assert_eq(ps_cpu_next(&m, 0, 1024), 0);
+	cr_assert_eq(ps_cpu_next(&m, 1, 1024), 1023);
+	cr_assert_eq(ps_cpu_weight(&m, 1024), 2);
+	cr_assert_eq(ps_cpu_weight(&m, 1), 1);
+	cr_assert_eq(ps_cpu_weight(&m, 0), 0);
+}
+
+/* Every hex digit, both cases, and the characters beside each range. */
+Test(io_affinity, cpumask_parse_digits)
+{
+	static const char bad[] = "/:@G`g x";
+	struct ps_cpumask m;
+	char s[2] = "", t[4] = "1?1";
+	unsigned i;
+
+	cr_assert_eq(ps_cpumask_parse("01234567,89abcdef", &m, 64), 0);
+	cr_assert_eq(m.bits[0], 0x0123456789abcdefULL);
+	cr_assert_eq(ps_cpumask_parse("FEDCBA98,76543210", &m, 64), 0);
+	cr_assert_eq(m.bits[0], 0xfedcba9876543210ULL);
+	for (i = 0; bad[i]; i++) {
+		s[0] = bad[i];
+		cr_assert_eq(ps_cpumask_parse(s, &m, 64),
+			     bad[i] == ' ' ? 0 : -EINVAL, "'%c'", bad[i]);
+		t[1] = bad[i];
+		cr_assert_eq(ps_cpumask_parse(t, &m, 64),
+			     bad[i] == ' ' ? 0 : -EINVAL, "'%s'", t);
+	}
+	/* a separator inside: "1 1" is two chunks, bits 32 and 0 */
+	cr_assert_eq(ps_cpumask_parse("1 1", &m, 64), 0);
+	cr_assert_eq(m.bits[0], (1ULL << 32) | 1);
+}
+
+/* Separators, the newline that ends the string, chunk counts at nbits
+ * and one past, and a chunk of eight digits then one more. */
+Test(io_affinity, cpumask_parse_chunks_and_ends)
+{
+	struct ps_cpumask m;
+	char big[33 * 9 + 1];
+	unsigned i;
+
+	cr_assert_eq(ps_cpumask_parse(" \t3 ", &m, 8), 0);
+	cr_assert_eq(m.bits[0], 3);
+	cr_assert_eq(ps_cpumask_parse("3\n5", &m, 8), 0);
+	cr_assert_eq(m.bits[0], 3);
+	cr_assert_eq(ps_cpumask_parse("\n5", &m, 8), 0);
+	cr_assert_eq(m.bits[0], 0);
+	cr_assert_eq(ps_cpumask_parse(",", &m, 8), 0);
+	cr_assert_eq(m.bits[0], 0);
+	cr_assert_eq(ps_cpumask_parse("5,", &m, 8), 0);
+	cr_assert_eq(m.bits[0], 5);
+	cr_assert_eq(ps_cpumask_parse("ff", &m, 8), 0);
+	cr_assert_eq(m.bits[0], 0xff);
+	cr_assert_eq(ps_cpumask_parse("1ff", &m, 8), -EOVERFLOW);
+	cr_assert_eq(ps_cpumask_parse("ffffffff", &m, 32), 0);
+	cr_assert_eq(m.bits[0], 0xffffffffULL);
+	cr_assert_eq(ps_cpumask_parse("1234567", &m, 32), 0);
+	cr_assert_eq(m.bits[0], 0x1234567);
+	cr_assert_eq(ps_cpumask_parse("fffffffff", &m, 64), -EOVERFLOW);
+	/* a ninth digit overflows even as a leading 0 */
+	cr_assert_eq(ps_cpumask_parse("012345678", &m, 64), -EOVERFLOW);
+	cr_assert_eq(ps_cpumask_parse(",12345678", &m, 32), 0);
+	cr_assert_eq(m.bits[0], 0x12345678);
+	/* 33 bits: two chunks, the high one holding bit 32 only */
+	cr_assert_eq(ps_cpumask_parse("1,ffffffff", &m, 33), 0);
+	cr_assert_eq(m.bits[0], 0x1ffffffffULL);
+	cr_assert_eq(ps_cpumask_parse("2,0", &m, 33), -EOVERFLOW);
+	cr_assert_eq(ps_cpumask_parse("0,0,0", &m, 64), -EOVERFLOW);
+	cr_assert_eq(ps_cpumask_parse("0,0", &m, 64), 0);
+	/* 1024 bits: 32 chunks, all set; 33 chunks are one too many */
+	big[0] = '\0';
+	for (i = 0; i < 32; i++)
+		strcat(big, i ? ",ffffffff" : "ffffffff");
+	cr_assert_eq(ps_cpumask_parse(big, &m, 1024), 0);
+	for (i = 0; i < PS_CPU_WORDS; i++)
+		cr_assert_eq(m.bits[i], UINT64_MAX, "word %u", i);
+	cr_assert_eq(ps_cpumask_parse(big, &m, 1023), -EOVERFLOW);
+	strcat(big, ",0");
+	cr_assert_eq(ps_cpumask_parse(big, &m, 1024), -EOVERFLOW);
+	/* one CPU high up, the rest of the words zeroed */
+	memset(&m, 0xff, sizeof(m));
+	cr_assert_eq(ps_cpumask_parse("1,0,0", &m, 96), 0);
+	cr_assert_eq(m.bits[0], 0);
+	cr_assert_eq(m.bits[1], 1);
+	for (i = 2; i < PS_CPU_WORDS; i++)
+		cr_assert_eq(m.bits[i], 0, "word %u", i);
+}
+
+/* print then parse gives the mask back, below nbits, for every chunk
+ * width; print's fixed forms at chunk edges. */
+Test(io_affinity, cpumask_print_parse_round_trip)
+{
+	static const unsigned nbits[] = {
+		1, 4, 5, 31, 32, 33, 63, 64, 65, 96, 100, 1000, 1024,
+	};
+	struct ps_cpumask m, back;
+	char s[400];
+	unsigned k, c;
+	int n;
+
+	for (k = 0; k < ARRAY_SIZE(nbits); k++) {
+		cm_fill(&m, 3 * k + 1, 3);
+		n = ps_cpumask_print(s, sizeof(s), &m, nbits[k]);
+		cr_assert_eq((size_t)n, strlen(s), "nbits %u", nbits[k]);
+		/* chunks: the first of (nbits % 32 or 32) bits, then 8 digits */
+		cr_assert_eq(n, (int)((nbits[k] - 1) % 32 / 4 + 1 +
+				      (nbits[k] - 1) / 32 * 9),
+			     "nbits %u: \"%s\"", nbits[k], s);
+		cr_assert_eq(ps_cpumask_parse(s, &back, nbits[k]), 0,
+			     "nbits %u: \"%s\"", nbits[k], s);
+		for (c = 0; c < PS_MAX_CPUS; c++)
+			cr_assert_eq(cm_bit(&back, c),
+				     c < nbits[k] && cm_bit(&m, c),
+				     "nbits %u cpu %u: \"%s\"", nbits[k], c, s);
+	}
+	memset(&m, 0, sizeof(m));
+	m.bits[0] = 1;
+	m.bits[15] = 1ULL << 63;
+	ps_cpumask_print(s, sizeof(s), &m, 1024);
+	cr_assert_eq(strncmp(s, "80000000,", 9), 0, "%s", s);
+	cr_assert_str_eq(s + strlen(s) - 9, ",00000001");
+	ps_cpumask_print(s, sizeof(s), &m, 33);
+	cr_assert_str_eq(s, "0,00000001");
+	m.bits[0] = 0x1ffffffffULL;
+	ps_cpumask_print(s, sizeof(s), &m, 33);
+	cr_assert_str_eq(s, "1,ffffffff");
+	ps_cpumask_print(s, sizeof(s), &m, 64);
+	cr_assert_str_eq(s, "00000001,ffffffff");
+	ps_cpumask_print(s, sizeof(s), &m, 3);
+	cr_assert_str_eq(s, "7");
+}
+
+/* print's return is snprintf's: the whole length, whatever fits; what
+ * fits is the start of the whole, NUL-terminated; nbits 0 prints "". */
+Test(io_affinity, cpumask_print_truncates_as_snprintf)
+{
+	struct ps_cpumask m;
+	char s[16];
+	size_t len;
+
+	memset(&m, 0, sizeof(m));
+	m.bits[0] = 3 | 1ULL << 32;
+	for (len = 0; len <= sizeof(s); len++) {
+		memset(s, 'Z', sizeof(s));
+		cr_assert_eq(ps_cpumask_print(s, len, &m, 40), 11, "len %zu", len);
+		if (!len) {
+			cr_assert_eq(s[0], 'Z');
+			continue;
+		}
+		cr_assert_eq(strlen(s), len - 1 < 11 ? len - 1 : 11,
+			     "len %zu: \"%s\"", len, s);
+		cr_assert_eq(strncmp(s, "01,00000003", strlen(s)), 0,
+			     "len %zu: \"%s\"", len, s);
+	}
+	memset(s, 'Z', sizeof(s));
+	cr_assert_eq(ps_cpumask_print(s, sizeof(s), &m, 0), 0);
+	cr_assert_str_eq(s, "");
+	cr_assert_eq(s[1], 'Z');
+	cr_assert_eq(ps_cpumask_print(s, 0, &m, 0), 0);
+}
+
+/* A mask of PS_MAX_CPUS at the very end of a page whose next page is
+ * unmapped: walking, counting, parsing and printing it to the last CPU
+ * read nothing past it (a read there faults). */
+Test(io_affinity, cpumask_stays_inside_the_mask)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct ps_cpumask *m;
+	/* 32 chunks of 8 digits, 31 commas, the NUL */
+	char s[PS_MAX_CPUS / 4 + PS_MAX_CPUS / 32];
+	unsigned i;
+
+	cr_assert_neq(p, MAP_FAILED);
+	cr_assert_eq(mprotect(p + page, (size_t)page, PROT_NONE), 0);
+	m = (struct ps_cpumask *)(p + page - sizeof(*m));
+	memset(m, 0, sizeof(*m));
+	cr_assert_eq(ps_cpu_next(m, 0, PS_MAX_CPUS), PS_MAX_CPUS);
+	cr_assert_eq(ps_cpu_next(m, PS_MAX_CPUS, PS_MAX_CPUS), PS_MAX_CPUS);
+	cr_assert_eq(ps_cpu_weight(m, PS_MAX_CPUS), 0);
+	ps_cpu_set(m, PS_MAX_CPUS - 1);
+	cr_assert_eq(ps_cpu_next(m, 0, PS_MAX_CPUS), PS_MAX_CPUS - 1);
+	cr_assert_eq(ps_cpu_weight(m, PS_MAX_CPUS), 1);
+	s[0] = '\0';
+	for (i = 0; i < PS_MAX_CPUS / 32; i++)
+		strcat(s, i ? ",ffffffff" : "ffffffff");
+	cr_assert_eq(ps_cpumask_parse(s, m, PS_MAX_CPUS), 0);
+	cr_assert_eq(ps_cpu_weight(m, PS_MAX_CPUS), PS_MAX_CPUS);
+	cr_assert_eq(ps_cpumask_print(s, sizeof(s), m, PS_MAX_CPUS),
+		     (int)sizeof(s) - 1);
+	munmap(p, 2 * (size_t)page);
+}
+
+/* Strings at the very start of a page whose previous page is unmapped:
+ * the parser, which reads from the end back, reads nothing before them. */
+Test(io_affinity, cpumask_parse_stays_inside_the_string)
+{
+	static const char *const strs[] = {
+		"1", ",", " 1", "1,", "f,ffffffff", "12345678", "g1", "",
+	};
+	static const int want[] = { 0, 0, 0, 0, 0, 0, -EINVAL, 0 };
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct ps_cpumask m;
+	unsigned i;
+
+	cr_assert_neq(p, MAP_FAILED);
+	cr_assert_eq(mprotect(p, (size_t)page, PROT_NONE), 0);
+	for (i = 0; i < ARRAY_SIZE(strs); i++) {
+		strcpy(p + page, strs[i]);
+		cr_assert_eq(ps_cpumask_parse(p + page, &m, 64), want[i],
+			     "\"%s\"", strs[i]);
+	}
+	munmap(p, 2 * (size_t)page);
+}
+
+/* cpu_to_node() with two nodes, and with no CPUs. */
+Test(io_affinity, numa_two_nodes_and_none)
+{
+	cr_assert_eq(ps_cpu_to_node(0, 4, 2), 0);
+	cr_assert_eq(ps_cpu_to_node(1, 4, 2), 0);
+	cr_assert_eq(ps_cpu_to_node(2, 4, 2), 1);
+	cr_assert_eq(ps_cpu_to_node(3, 4, 2), 1);
+	cr_assert_eq(ps_cpu_to_node(0, 0, 2), 0);
+	cr_assert_eq(ps_cpu_to_node(1023, 1024, 1024), 1023);
 }
 
 /* ---- add_path ---- */

@@ -35,6 +35,23 @@ Test(sched_clock, tsc_is_ktime_plus_offset_and_drift)
 		     3600 * NSEC_PER_SEC - 360 * NSEC_PER_MSEC);
 }
 
+/* The clamps at their edges: 1 ns behind boot reads 0, not 2^64 - 1;
+ * 2^64 - 1 ns reads as itself and one more saturates, not wraps to 0. */
+Test(sched_clock, tsc_clamped_at_0_and_2_pow_64)
+{
+	struct sched_clock c = { false, -1, 0 };
+
+	cr_assert_eq(sched_clock_at(&c, 250, 0), 0);
+	cr_assert_eq(sched_clock_at(&c, 250, 1), 0);
+	cr_assert_eq(sched_clock_at(&c, 250, 2), 1);
+	c.offset = 0;
+	cr_assert_eq(sched_clock_at(&c, 250, UINT64_MAX), UINT64_MAX);
+	c.offset = 1;
+	cr_assert_eq(sched_clock_at(&c, 250, UINT64_MAX), UINT64_MAX);
+	cr_assert_eq(sched_clock_at(&c, 250, UINT64_MAX - 1), UINT64_MAX);
+	cr_assert_eq(sched_clock_at(&c, 250, UINT64_MAX - 2), UINT64_MAX - 1);
+}
+
 Test(sched_clock, weak_default_counts_whole_ticks)
 {
 	struct sched_clock c = { true, 0, 0 };

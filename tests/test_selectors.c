@@ -7,6 +7,7 @@
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <criterion/redirect.h>
 
 #include "selectors/selector.h"
 
@@ -500,4 +501,207 @@ ParameterizedTest(unsigned *tp, selectors, type_is_complete)
 	cr_assert_not_null(t->select_path, "%s", t->name);
 	cr_assert_not_null(t->status, "%s", t->name);
 	cr_assert(!t->end_io || t->start_io, "%s", t->name);
+}
+
+/* ---- the shared helpers at their bounds ---- */
+
+static void sel_parse_ok(const char *word, unsigned want)
+{
+	unsigned v = 7;
+
+	cr_assert_eq(ps_parse_uint(word, &v), 0, "'%s' refused", word);
+	cr_assert_eq(v, want, "'%s' gave %u", word, v);
+}
+
+static void sel_parse_bad(const char *word)
+{
+	unsigned v = 7;
+
+	cr_assert_eq(ps_parse_uint(word, &v), -EINVAL, "'%s' accepted", word);
+	cr_assert_eq(v, 7, "'%s' stored %u", word, v);
+}
+
+/*
+ * ps_parse_uint(): the digits at the ends of '0'..'9' and the characters
+ * either side of them ('/' and ':'), after a digit too, where only the
+ * digit loop can refuse them; UINT32_MAX and one more.
+ */
+Test(selectors, parse_uint_digits_and_bounds)
+{
+	sel_parse_ok("0", 0);
+	sel_parse_ok("9", 9);
+	sel_parse_ok("10", 10);
+	sel_parse_ok("1234567890", 1234567890u);
+	sel_parse_ok("4294967295", UINT32_MAX);
+	sel_parse_ok("0004294967295", UINT32_MAX);
+	sel_parse_bad("4294967296");
+	sel_parse_bad("");
+	sel_parse_bad("/");
+	sel_parse_bad(":");
+	sel_parse_bad("1/");
+	sel_parse_bad("1:");
+	sel_parse_bad("-1");
+	sel_parse_bad("+1");
+	sel_parse_bad(" 1");
+	sel_parse_bad("1 ");
+}
+
+/* ps_emitted(): snprintf's count, clamped to what fit before the NUL. */
+Test(selectors, emitted_clamps_to_the_buffer)
+{
+	cr_assert_eq(ps_emitted(0, 10), 0);
+	cr_assert_eq(ps_emitted(3, 10), 3);
+	cr_assert_eq(ps_emitted(9, 10), 9);
+	cr_assert_eq(ps_emitted(10, 10), 9);
+	cr_assert_eq(ps_emitted(25, 10), 9);
+	cr_assert_eq(ps_emitted(3, 1), 0);
+	cr_assert_eq(ps_emitted(5, 0), 0);
+	cr_assert_eq(ps_emitted(-1, 10), 0);
+	cr_assert_eq(ps_emitted(-1, 0), 0);
+}
+
+static void sel_catch_stderr(void)
+{
+	mpsim_quiet = 0;
+	cr_redirect_stderr();
+}
+
+/*
+ * ps_repeat_count(): no word keeps the caller's default; 0 and 1 are kept
+ * silently; 2 is forced to 1 with the kernel's one warning; only argv[0]
+ * is read.
+ */
+Test(selectors, repeat_count_words, .init = sel_catch_stderr)
+{
+	char w0[] = "0", w1[] = "1", w2[] = "2", w3[] = "3", bad[] = "x";
+	char *a0[] = { w0, bad }, *a1[] = { w1, bad }, *a2[] = { w2, bad };
+	char *a3[] = { w3 }, *abad[] = { bad, w1 };
+	unsigned rc = 5;
+
+	cr_assert_eq(ps_repeat_count("rr", 0, a3, &rc, err), 0);
+	cr_assert_eq(rc, 5, "no word: the default is kept");
+	cr_assert_eq(ps_repeat_count("rr", 2, a0, &rc, err), 0, "%s", err);
+	cr_assert_eq(rc, 0);
+	cr_assert_eq(ps_repeat_count("rr", 1, a1, &rc, err), 0, "%s", err);
+	cr_assert_eq(rc, 1);
+	cr_assert_eq(ps_repeat_count("rr", 2, a2, &rc, err), 0, "%s", err);
+	cr_assert_eq(rc, 1);
+	err[0] = '\0';
+	cr_assert_eq(ps_repeat_count("rr", 2, abad, &rc, err), -EINVAL);
+	cr_assert_str_eq(err, "rr ps: invalid repeat count");
+	fflush(stderr);
+	cr_assert_stderr_eq_str("mpsim: warning: rr ps: "
+				"repeat_count > 1 is deprecated, using 1 instead\n");
+}
+
+/* The longest argument string is 255 characters: a repeat count of 1
+ * written with 254 leading zeros is taken, one more zero is refused. */
+Test(selectors, args_of_255_characters_and_256)
+{
+	struct ps_path p = { .name = "sdx" };
+	char args[258];
+
+	sel_open(ps_find("rr"), 0);
+	memset(args, '0', 254);
+	strcpy(args + 254, "1");
+	cr_assert_eq(strlen(args), 255);
+	cr_assert_eq(ps_add_path(&ps, &p, args, err), 0, "%s", err);
+	cr_assert_not_null(p.ps_ctx);
+	ps_exit(&ps, (struct ps_path *[]){ &p }, 1);
+
+	sel_open(ps_find("rr"), 0);
+	memset(args, '0', 255);
+	strcpy(args + 255, "1");
+	p.ps_ctx = &p;		/* not ours: cleared on refusal */
+	cr_assert_eq(ps_add_path(&ps, &p, args, err), -EINVAL);
+	cr_assert_str_eq(err, "round-robin ps: argument string too long "
+			 "(at most 255 characters)");
+	cr_assert_null(p.ps_ctx);
+}
+
+/* A refused word count is named with the selector and the limit. */
+Test(selectors, too_many_words_message)
+{
+	char args[64] = "";
+	int i;
+
+	for (i = 0; i <= PS_MAX_ARGS; i++)
+		strcat(args, "1 ");
+	cr_assert_eq(ps_init(&ps, ps_find("st"), args, err), -EINVAL);
+	cr_assert_str_eq(err, "service-time ps: too many arguments "
+			 "(at most 16 words)");
+}
+
+/* ps_init() gives a machine left unset one CPU, one node and HZ=250, and
+ * keeps what the caller set. */
+Test(selectors, init_defaults_and_kept_settings)
+{
+	cr_assert_eq(ps_init(&ps, ps_find("ql"), "", err), 0, "%s", err);
+	cr_assert_eq(ps.nr_cpu_ids, 1);
+	cr_assert_eq(ps.nr_node_ids, 1);
+	cr_assert_eq(ps.hz, 250);
+	ps_exit(&ps, NULL, 0);
+
+	ps.nr_cpu_ids = 8;
+	ps.nr_node_ids = 2;
+	ps.hz = 1000;
+	ps.cpu = 7;
+	cr_assert_eq(ps_init(&ps, ps_find("ql"), "", err), 0, "%s", err);
+	cr_assert_eq(ps.nr_cpu_ids, 8);
+	cr_assert_eq(ps.nr_node_ids, 2);
+	cr_assert_eq(ps.hz, 1000);
+	cr_assert_eq(ps.cpu, 7);
+}
+
+/* A refusal, by the split or by create(), leaves no type or context,
+ * whatever the block held before; so does ps_exit(). */
+Test(selectors, refusals_and_exit_leave_nothing)
+{
+	static int junk;
+	char args[64] = "";
+	int i;
+
+	for (i = 0; i <= PS_MAX_ARGS; i++)
+		strcat(args, "1 ");
+	ps.type = ps_find("rr");
+	ps.context = &junk;
+	cr_assert_eq(ps_init(&ps, ps_find("hst"), args, err), -EINVAL);
+	cr_assert_null(ps.type);
+	cr_assert_null(ps.context);
+
+	ps.type = ps_find("rr");
+	ps.context = &junk;
+	cr_assert_eq(ps_init(&ps, ps_find("hst"), "x", err), -EINVAL);
+	cr_assert_null(ps.type);
+	cr_assert_null(ps.context);
+
+	sel_open(ps_find("hst"), 2);
+	ps_exit(&ps, pp, npaths);
+	npaths = 0;
+	cr_assert_null(ps.type);
+	cr_assert_null(ps.context);
+	cr_assert_null(path[0].ps_ctx);
+	cr_assert_null(path[1].ps_ctx);
+}
+
+/* add_path() refusing its words (after the split) leaves the path no
+ * block; so does a refused split, whatever ps_ctx held before. */
+Test(selectors, add_path_refusals_leave_no_block)
+{
+	static int junk;
+	struct ps_path p = { .name = "sdx" };
+	char args[64] = "";
+	int i;
+
+	sel_open(ps_find("rr"), 0);
+	p.ps_ctx = &junk;
+	cr_assert_eq(ps_add_path(&ps, &p, "x", err), -EINVAL);
+	cr_assert_str_eq(err, "round-robin ps: invalid repeat count");
+	cr_assert_null(p.ps_ctx);
+
+	for (i = 0; i <= PS_MAX_ARGS; i++)
+		strcat(args, "1 ");
+	p.ps_ctx = &junk;
+	cr_assert_eq(ps_add_path(&ps, &p, args, err), -EINVAL);
+	cr_assert_null(p.ps_ctx);
 }

@@ -29,6 +29,7 @@ Usage: run.py [--jobs=N] [--match=TEXT] [--list] [--stop] FILE...
 import argparse
 import os
 import queue
+import re
 import shlex
 import shutil
 import signal
@@ -67,8 +68,13 @@ SUITES = {
     "selectors/selector.c": ["hst", "service_time", "queue_length",
                              "round_robin", "io_affinity"] + SEL,
     "sim/clock.c": ["clock", "sched_clock"],
-    "sim/mpath.c": ["failover", "path_failures", "engine"],
-    "sim/delay.c": ["dm_delay", "dm_delay_sync"],
+    # the engine's suites that run I/O through mpath and dm-delay (the
+    # device's cache, O_SYNC, the CPUs, the trace, Little's law's counts):
+    # without them a mutant they kill runs most of the binary first
+    "sim/mpath.c": ["failover", "path_failures", "engine", "dm_delay",
+                    "write_cache", "sync_device", "trace", "little"],
+    "sim/delay.c": ["dm_delay", "dm_delay_sync", "write_cache",
+                    "sync_device", "cpu"],
     "sim/pgroup.c": ["failover", "path_failures"],
     "wheels/timer-classic.c": ["timer_classic", "timer_wheels",
                                "timer_wheel_random"],
@@ -173,6 +179,7 @@ class Worker:
         self.cache = os.path.join(self.dir, "cache")
         self.timeouts = {}
         self.build_time = 0.0
+        self.texts = {}
 
     def prepare(self, files):
         os.makedirs(self.src, exist_ok=True)
@@ -220,7 +227,7 @@ class Worker:
     def read_deps(self):
         """Per source or header: the objects that include it (the .d
         files of -MMD)."""
-        self.users = {}
+        self.users, self.deps = {}, {}
         for obj in self.compile:
             d = os.path.join(self.src, obj[:-2] + ".d")
             try:
@@ -229,8 +236,39 @@ class Worker:
             except OSError:
                 continue
             rule = text.split("\n\n")[0].replace("\\\n", " ")
-            for dep in rule.split(":", 1)[1].split():
-                self.users.setdefault(os.path.normpath(dep), []).append(obj)
+            self.deps[obj] = [os.path.normpath(dep)
+                              for dep in rule.split(":", 1)[1].split()]
+            for dep in self.deps[obj]:
+                self.users.setdefault(dep, []).append(obj)
+
+    def callers(self, path, func):
+        """The objects a mutant of function func in header path can
+        change: those one of whose sources, other than the header, names
+        func.  A header's static inline function is compiled only into
+        the objects that call it, and cpumask.h is included by most of
+        the tree (a minute of compiles per mutant).  When the header
+        itself calls func from another of its functions, every object
+        that includes it."""
+        users = self.users.get(path, [])
+        if not path.endswith(".h") or not func:
+            return set(users)
+        word = re.compile(r"\b%s\b" % re.escape(func))
+        text = self.read(path)
+        if len(word.findall(text)) > 1:
+            return set(users)
+        return {o for o in users
+                if any(word.search(self.read(d))
+                       for d in self.deps[o] if d != path)}
+
+    def read(self, path):
+        if path not in self.texts:
+            try:
+                with open(os.path.join(self.src, path),
+                          errors="replace") as f:
+                    self.texts[path] = f.read()
+            except OSError:
+                self.texts[path] = ""
+        return self.texts[path]
 
     def mutant_path(self, p):
         """Where a mutant's build puts what make builds at p."""
@@ -314,7 +352,7 @@ class Worker:
         lines = text.split("\n")
         assert lines[m["line"] - 1] == m["orig"]
         lines[m["line"] - 1] = m["mut"]
-        objs = set(self.users.get(os.path.normpath(m["file"]), []))
+        objs = self.callers(os.path.normpath(m["file"]), m.get("func"))
         t0 = time.time()
         bins = {n: self.mutant_path(os.path.join(BUILD, n))
                 for n in self.link}
