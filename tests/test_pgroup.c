@@ -270,3 +270,35 @@ Test(failover, followover_fails_back_only_for_a_groups_first_path)
 	cr_assert_eq(r.path[0].ios + r.path[2].ios, 9);
 	run_result_free(&r);
 }
+
+/*
+ * Request mode hands end_io the clone's dispatch stamp, 0 on a queue
+ * that keeps no block statistics (docs/kernel-model.md §2.3); bio mode
+ * hands it the stamp dm took at map time, whatever the queue keeps.
+ * HST, two paths of exactly 1 ms, depth 1, 100 ms: the first I/O goes
+ * to sda (equal zero estimates, the first path), and in request mode
+ * sda, which keeps no statistics, ends it with a start of 0, so its
+ * service time is the whole uptime since boot: every later choice is
+ * sdb's, 98 of the 99 I/Os.  In bio mode the same table alternates.
+ */
+Test(failover, request_mode_end_io_start_from_the_queue_stats)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = historical-service-time\n"
+		 "mode = request\nhz = 1000\n"
+		 "[path sda]\nservice = fixed:1ms\nrequest_stats = off\n"
+		 "[path sdb]\nservice = fixed:1ms\n"
+		 "[j]\niodepth = 1\nruntime = 100ms\n", &r);
+	cr_assert_eq(r.path[0].ios, 1);
+	cr_assert_eq(r.path[1].ios, 98);
+	run_result_free(&r);
+	run_text("[multipath]\nselector = historical-service-time\n"
+		 "mode = bio\nhz = 1000\n"
+		 "[path sda]\nservice = fixed:1ms\n"
+		 "[path sdb]\nservice = fixed:1ms\n"
+		 "[j]\niodepth = 1\nruntime = 100ms\n", &r);
+	cr_assert_eq(r.path[0].ios, 50);
+	cr_assert_eq(r.path[1].ios, 49);
+	run_result_free(&r);
+}
