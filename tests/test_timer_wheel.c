@@ -499,6 +499,45 @@ Test(timer_levels, cutoff_clamp)
 	free(l.v);
 }
 
+/*
+ * The cutoff edge from a clk that is not a multiple of the last level's
+ * 2^24 (HZ=250, depth 9): clk = S + c, c = 3 * 2^21.  One jiffy under the
+ * cutoff is not clamped: (S + c + 63 * 2^24 - 1) >> 24 = 256 + 63, so
+ * bucket (256 + 64) * 2^24 = S + 64 * 2^24.  At the cutoff it is pulled in
+ * to clk + WHEEL_TIMEOUT_MAX = clk + 62 * 2^24: bucket S + 63 * 2^24, a
+ * level-8 unit earlier than the timer one jiffy nearer.  (From an aligned
+ * clk both land in S + 63 * 2^24, which hides the edge.)
+ */
+Test(timer_levels, cutoff_edge_from_unaligned_clk)
+{
+	static const struct {
+		uint64_t delta, want;
+	} v[] = {
+		{ 1056964607ULL, 64ULL << 24 },
+		{ 1056964608ULL, 63ULL << 24 },
+		{ 1ULL << 31, 63ULL << 24 },
+	};
+	const uint64_t clk = S32 + (3ULL << 21);
+	static struct tw_wheel w;
+	struct tw_timer t;
+	struct log l = { 0 };
+	uint64_t next;
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		tw_init(&w, TW_LEVELS, 250, clk);
+		timers_init(&t, 1);
+		tw_mod_timer(&w, &t, clk + v[i].delta, clk);
+		cr_assert(tw_next_expiry(&w, &next));
+		cr_assert_eq(next, S32 + v[i].want, "case %u: S + %llu", i,
+			     (unsigned long long)(next - S32));
+		cr_assert_eq(tw_run(&w, S32 + v[i].want - 1, record, &l), 0);
+		cr_assert_eq(tw_run(&w, S32 + v[i].want, record, &l), 1);
+		cr_assert_eq(l.n, i + 1);
+	}
+	free(l.v);
+}
+
 /* An already expired timer goes into clk's own bucket and fires at clk. */
 Test(timer_levels, negative_delta_fires_at_clk)
 {
