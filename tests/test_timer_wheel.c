@@ -578,6 +578,28 @@ Test(timer_levels, timer_reduce_moves_only_earlier)
 	cr_assert_eq(next, S32 + 104);
 }
 
+/* timer_reduce() one jiffy earlier (diff = 1) moves the timer: level 0,
+ * +10 (bucket +11) to +9 (bucket +10); to the same expires it does not. */
+Test(timer_levels, timer_reduce_one_jiffy_earlier)
+{
+	static struct tw_wheel w;
+	struct tw_timer t;
+	struct log l = { 0 };
+	uint64_t next;
+
+	tw_init(&w, TW_LEVELS, 250, S32);
+	timers_init(&t, 1);
+	cr_assert_eq(tw_timer_reduce(&w, &t, S32 + 10, S32), 0);
+	cr_assert_eq(tw_timer_reduce(&w, &t, S32 + 10, S32), 1);
+	cr_assert_eq(tw_timer_reduce(&w, &t, S32 + 9, S32), 1);
+	cr_assert_eq(t.expires, S32 + 9);
+	cr_assert(tw_next_expiry(&w, &next));
+	cr_assert_eq(next, S32 + 10);
+	cr_assert_eq(tw_run(&w, S32 + 10, record, &l), 1);
+	cr_assert_eq(l.n, 1);
+	free(l.v);
+}
+
 /*
  * Mainline recomputes next_expiry lazily after a delete, and forwards clk
  * to the stale value: A (+10, expiry +11) is deleted, then C is armed at
