@@ -7,6 +7,7 @@
 #include <criterion/parameterized.h>
 #include <criterion/redirect.h>
 #include <gsl/gsl_rng.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,6 +67,26 @@ static void check_log(const struct log *l, const unsigned *id,
 			     "expected %llu", i, (unsigned long long)l->v[i].at,
 			     (unsigned long long)at[i]);
 	}
+}
+
+/*
+ * A callback must not run the softirq it is called from (timer-wheel.h):
+ * tw_run() asserts it, as a bug of the caller.  This one tries.
+ */
+static void run_again(struct tw_timer *t, uint64_t at, void *arg)
+{
+	tw_run(arg, at + 1, run_again, arg);
+}
+
+static void run_inside_a_callback(enum tw_kind kind)
+{
+	static struct tw_wheel w;
+	struct tw_timer t;
+
+	tw_init(&w, kind, 250, S32);
+	timers_init(&t, 1);
+	tw_mod_timer(&w, &t, S32 + 10, S32);
+	tw_run(&w, S32 + 100, run_again, &w);
 }
 
 /* ==== the classic wheel (docs/kernel-model.md §8.1) ==== */
@@ -305,6 +326,11 @@ Test(timer_classic, catchup_on_empty_base)
 	tw_mod_timer(&w, &t[1], S32 + 1500005, S32 + 1500000);
 	cr_assert_eq(tw_run(&w, S32 + 1500005, record, &l), 6);
 	free(l.v);
+}
+
+Test(timer_classic, run_inside_a_callback_is_a_bug, .signal = SIGABRT)
+{
+	run_inside_a_callback(TW_CLASSIC);
 }
 
 /* An already expired timer goes into the slot about to run. */
@@ -598,6 +624,11 @@ Test(timer_levels, timer_reduce_one_jiffy_earlier)
 	cr_assert_eq(tw_run(&w, S32 + 10, record, &l), 1);
 	cr_assert_eq(l.n, 1);
 	free(l.v);
+}
+
+Test(timer_levels, run_inside_a_callback_is_a_bug, .signal = SIGABRT)
+{
+	run_inside_a_callback(TW_LEVELS);
 }
 
 /*
