@@ -626,6 +626,39 @@ Test(timer_levels, timer_reduce_one_jiffy_earlier)
 	free(l.v);
 }
 
+/*
+ * __run_timers() recomputes next_expiry and so clears next_expiry_recalc;
+ * the next reader takes next_expiry as it is.  A (+10) is deleted, which
+ * sets the flag; the softirq at S+11 finds nothing, and the empty base's
+ * next_expiry is clk + 2^30 - 1 = S + 1073741835.  B is armed 2^31 away
+ * at S + 2^28: clk is forwarded to S + 2^28, B is clamped to clk +
+ * WHEEL_TIMEOUT_MAX, bucket ((S + 2^28 + 62 * 2^24) >> 24) + 1 = 335 *
+ * 2^24 = S + 1325400064, later than next_expiry, which stays: the early
+ * value is read, and costs one empty iteration before B fires.
+ */
+Test(timer_levels, run_clears_next_expiry_recalc)
+{
+	static struct tw_wheel w;
+	struct tw_timer t[2];
+	struct log l = { 0 };
+	uint64_t next;
+
+	tw_init(&w, TW_LEVELS, 250, S32);
+	timers_init(t, 2);
+	tw_mod_timer(&w, &t[0], S32 + 10, S32);
+	cr_assert_eq(tw_del_timer(&w, &t[0], S32), 1);
+	cr_assert_eq(tw_run(&w, S32 + 11, record, &l), 1);
+	tw_mod_timer(&w, &t[1], S32 + (1ULL << 28) + (1ULL << 31),
+		     S32 + (1ULL << 28));
+	cr_assert_eq(w.clk, S32 + (1ULL << 28));
+	cr_assert(tw_next_expiry(&w, &next));
+	cr_assert_eq(next, S32 + 1073741835ULL);
+	cr_assert_eq(tw_run(&w, S32 + 1325400064ULL, record, &l), 2);
+	cr_assert_eq(l.n, 1);
+	cr_assert_eq(l.v[0].at, S32 + 1325400064ULL);
+	free(l.v);
+}
+
 Test(timer_levels, run_inside_a_callback_is_a_bug, .signal = SIGABRT)
 {
 	run_inside_a_callback(TW_LEVELS);
