@@ -659,6 +659,30 @@ Test(timer_levels, run_clears_next_expiry_recalc)
 	free(l.v);
 }
 
+/*
+ * get_next_timer_interrupt() recomputes a stale next_expiry once: after
+ * it, the flag is clear and the stored value is read again.  A (+10) is
+ * deleted; the query finds the base empty, next_expiry = S + 2^30 - 1.
+ * B, armed as above from S + 2^28, lands in S + 1325400064, later, so
+ * next_expiry stays S + 1073741823 for the next query.
+ */
+Test(timer_levels, next_expiry_clears_its_recalc)
+{
+	static struct tw_wheel w;
+	struct tw_timer t[2];
+	uint64_t next;
+
+	tw_init(&w, TW_LEVELS, 250, S32);
+	timers_init(t, 2);
+	tw_mod_timer(&w, &t[0], S32 + 10, S32);
+	cr_assert_eq(tw_del_timer(&w, &t[0], S32), 1);
+	cr_assert_not(tw_next_expiry(&w, &next));
+	tw_mod_timer(&w, &t[1], S32 + (1ULL << 28) + (1ULL << 31),
+		     S32 + (1ULL << 28));
+	cr_assert(tw_next_expiry(&w, &next));
+	cr_assert_eq(next, S32 + 1073741823ULL);
+}
+
 Test(timer_levels, run_inside_a_callback_is_a_bug, .signal = SIGABRT)
 {
 	run_inside_a_callback(TW_LEVELS);
