@@ -1800,3 +1800,26 @@ Test(timer_wheels, catchup_counts_worked_example)
 		free(l.v);
 	}
 }
+
+/*
+ * tw_init(): an empty wheel whose clock reads start (the kernel's base
+ * clk is jiffies when the CPU's base is set up), and a softirq with
+ * nothing due leaves it there on the levels wheel; the classic wheel's
+ * catch-up moves an empty base's timer_jiffies to now.
+ */
+Test(timer_wheels, init_clock_reads_start)
+{
+	static const enum tw_kind kind[] = { TW_CLASSIC, TW_CLASSIC_SKIP,
+					     TW_LEVELS };
+	static struct tw_wheel w;
+	struct log l = { 0 };
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(kind); i++) {
+		tw_init(&w, kind[i], 250, S32 + 7);
+		cr_assert_eq(w.clk, S32 + 7, "kind %u", i);
+		cr_assert_eq(tw_run(&w, S32 + 7, record, &l), 0);
+		cr_assert_eq(w.clk, S32 + 7, "kind %u", i);
+	}
+	cr_assert_eq(l.n, 0);
+}
