@@ -226,6 +226,54 @@ Test(timer_classic, timer_reduce_moves_only_earlier)
 	cr_assert_eq(t.expires, S32 + 501);
 }
 
+/*
+ * A timer exactly 2^14, 2^20 or 2^26 jiffies away goes one level up (tv3,
+ * tv4, tv5: the insert table's bounds are exclusive), fires at its expires
+ * all the same, and is moved once per level on its way down.  Slack 0
+ * keeps expires as asked; S = 2^32; a cascade of tvN re-inserts relative
+ * to the timer_jiffies it runs at.
+ *   clk S + 300, +2^14: tv3 slot 1 cascades at S + 2^14 (300 left: tv2),
+ *     tv2 at S + 2^14 + 256 (44: tv1): 2 moves.
+ *   clk S + 2^14 + 300, +2^20: tv4 at S + 2^20 (2^14 + 300: tv3), tv3 at
+ *     S + 2^20 + 2^14 (300: tv2), tv2 256 later: 3 moves.
+ *   clk S + 2^20 + 2^14 + 300, +2^26: tv5 at S + 2^26, then tv4, tv3, tv2
+ *     at + 2^20, + 2^14, + 256: 4 moves.
+ * One level lower (tv2, tv3, tv4) the slot is the current one of that
+ * level, which cascades a whole turn later: one move less.
+ */
+Test(timer_classic, level_bounds_go_one_level_up)
+{
+	static const struct {
+		uint64_t clk, delta, moved;
+	} v[] = {
+		{ 300, 1ULL << 14, 2 },
+		{ (1ULL << 14) + 300, 1ULL << 20, 3 },
+		{ (1ULL << 20) + (1ULL << 14) + 300, 1ULL << 26, 4 },
+	};
+	static struct tw_wheel w;
+	struct tw_timer t;
+	struct log l = { 0 };
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		uint64_t clk = S32 + v[i].clk, e = clk + v[i].delta;
+
+		tw_init(&w, TW_CLASSIC_SKIP, 250, clk);
+		timers_init(&t, 1);
+		t.slack = 0;
+		tw_mod_timer(&w, &t, e, clk);
+		cr_assert_eq(t.expires, e);
+		tw_run(&w, e - 1, record, &l);
+		cr_assert_eq(l.n, i, "case %u fired early", i);
+		tw_run(&w, e, record, &l);
+		cr_assert_eq(l.n, i + 1, "case %u", i);
+		cr_assert_eq(l.v[i].at, e);
+		cr_assert_eq(w.moved, v[i].moved, "case %u: %llu moves", i,
+			     (unsigned long long)w.moved);
+	}
+	free(l.v);
+}
+
 /* Beyond tv5's reach (2^32 - 1 jiffies) a timer is pulled in: S + 2^33
  * slacks to S + 2^33 + 2^25, then clamps to S + 0xffffffff. */
 Test(timer_classic, tv5_clamp)
