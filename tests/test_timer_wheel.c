@@ -290,6 +290,30 @@ Test(timer_classic, tv5_clamp)
 	cr_assert_eq(next, (1ULL << 33) - 1);
 }
 
+/* With slack 0 (expires as asked): 2^32 - 1 away is within tv5's reach
+ * and kept; 2^32 away, one past it, is pulled in to clk + 0xffffffff. */
+Test(timer_classic, tv5_clamp_one_past_reach)
+{
+	static const uint64_t v[][2] = {
+		{ 0xffffffffULL, 0xffffffffULL },
+		{ 1ULL << 32, 0xffffffffULL },
+	};
+	static struct tw_wheel w;
+	struct tw_timer t;
+	uint64_t next;
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		tw_init(&w, TW_CLASSIC, 250, S32 + 5);
+		timers_init(&t, 1);
+		t.slack = 0;
+		tw_mod_timer(&w, &t, S32 + 5 + v[i][0], S32 + 5);
+		cr_assert_eq(t.expires, S32 + 5 + v[i][1], "case %u", i);
+		cr_assert(tw_next_expiry(&w, &next));
+		cr_assert_eq(next, S32 + 5 + v[i][1]);
+	}
+}
+
 /*
  * The same timer through every level with the §8.3 skip: from S = 2^32
  * to 2^33 - 1 it cascades tv5 -> tv4 -> tv3 -> tv2 -> tv1 at 2^33 - 2^26,
