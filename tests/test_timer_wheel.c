@@ -400,6 +400,23 @@ Test(timer_classic, catchup_on_empty_base)
 	free(l.v);
 }
 
+/* catchup_timer_jiffies() on a delete: deleting the last timer moves
+ * timer_jiffies to jiffies; deleting one of two leaves it. */
+Test(timer_classic, delete_of_the_last_timer_catches_up)
+{
+	static struct tw_wheel w;
+	struct tw_timer t[2];
+
+	tw_init(&w, TW_CLASSIC, 250, S32);
+	timers_init(t, 2);
+	tw_mod_timer(&w, &t[0], S32 + 1000, S32);
+	tw_mod_timer(&w, &t[1], S32 + 2000, S32);
+	cr_assert_eq(tw_del_timer(&w, &t[0], S32 + 500), 1);
+	cr_assert_eq(w.clk, S32);
+	cr_assert_eq(tw_del_timer(&w, &t[1], S32 + 600), 1);
+	cr_assert_eq(w.clk, S32 + 600);
+}
+
 Test(timer_classic, run_inside_a_callback_is_a_bug, .signal = SIGABRT)
 {
 	run_inside_a_callback(TW_CLASSIC);
