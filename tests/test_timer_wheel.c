@@ -417,6 +417,30 @@ Test(timer_classic, delete_of_the_last_timer_catches_up)
 	cr_assert_eq(w.clk, S32 + 600);
 }
 
+/* __run_timers() on an empty base sets timer_jiffies to jiffies and
+ * stops: at once when nothing is queued, and after the last timer ran
+ * (A at S+10: 11 iterations, S to S+10, then timer_jiffies = S+50). */
+Test(timer_classic, softirq_on_an_empty_base_catches_up)
+{
+	static const unsigned id[] = { 0 };
+	static const uint64_t at[] = { S32 + 10 };
+	static struct tw_wheel w;
+	struct tw_timer t;
+	struct log l = { 0 };
+
+	tw_init(&w, TW_CLASSIC, 250, S32);
+	timers_init(&t, 1);
+	cr_assert_eq(tw_run(&w, S32 + 100, record, &l), 0);
+	cr_assert_eq(w.clk, S32 + 100);
+
+	tw_init(&w, TW_CLASSIC, 250, S32);
+	tw_mod_timer(&w, &t, S32 + 10, S32);
+	cr_assert_eq(tw_run(&w, S32 + 50, record, &l), 11);
+	check_log(&l, id, at, 1);
+	cr_assert_eq(w.clk, S32 + 50);
+	free(l.v);
+}
+
 Test(timer_classic, run_inside_a_callback_is_a_bug, .signal = SIGABRT)
 {
 	run_inside_a_callback(TW_CLASSIC);
