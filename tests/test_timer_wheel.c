@@ -441,6 +441,33 @@ Test(timer_classic, softirq_on_an_empty_base_catches_up)
 	free(l.v);
 }
 
+/*
+ * The §8.3 skip passes only what is left of the gap: B (S+2000, tv2)
+ * keeps the base busy, tv1 is empty, so the softirq at S+254 passes from
+ * the boundary S 255 jiffies, to S+255, not the whole round.  A, armed
+ * then for S+255, goes into tv1[255] and fires at S+255 as on the wheel
+ * without the skip.
+ */
+Test(timer_classic, skip_stops_one_short_of_the_round)
+{
+	static const unsigned id[] = { 0 };
+	static const uint64_t at[] = { S32 + 255 };
+	static struct tw_wheel w;
+	struct tw_timer t[2];
+	struct log l = { 0 };
+
+	tw_init(&w, TW_CLASSIC_SKIP, 250, S32);
+	timers_init(t, 2);
+	t[1].slack = 0;
+	tw_mod_timer(&w, &t[1], S32 + 2000, S32);
+	cr_assert_eq(tw_run(&w, S32 + 254, record, &l), 1);
+	cr_assert_eq(w.clk, S32 + 255);
+	tw_mod_timer(&w, &t[0], S32 + 255, S32 + 254);
+	cr_assert_eq(tw_run(&w, S32 + 255, record, &l), 1);
+	check_log(&l, id, at, 1);
+	free(l.v);
+}
+
 Test(timer_classic, run_inside_a_callback_is_a_bug, .signal = SIGABRT)
 {
 	run_inside_a_callback(TW_CLASSIC);
