@@ -7,6 +7,7 @@
 #include <criterion/parameterized.h>
 #include <criterion/redirect.h>
 #include <gsl/gsl_rng.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,6 +67,26 @@ static void check_log(const struct log *l, const unsigned *id,
 			     "expected %llu", i, (unsigned long long)l->v[i].at,
 			     (unsigned long long)at[i]);
 	}
+}
+
+/*
+ * A callback must not run the softirq it is called from (timer-wheel.h):
+ * tw_run() asserts it, as a bug of the caller.  This one tries.
+ */
+static void run_again(struct tw_timer *t, uint64_t at, void *arg)
+{
+	tw_run(arg, at + 1, run_again, arg);
+}
+
+static void run_inside_a_callback(enum tw_kind kind)
+{
+	static struct tw_wheel w;
+	struct tw_timer t;
+
+	tw_init(&w, kind, 250, S32);
+	timers_init(&t, 1);
+	tw_mod_timer(&w, &t, S32 + 10, S32);
+	tw_run(&w, S32 + 100, run_again, &w);
 }
 
 /* ==== the classic wheel (docs/kernel-model.md §8.1) ==== */
@@ -205,6 +226,54 @@ Test(timer_classic, timer_reduce_moves_only_earlier)
 	cr_assert_eq(t.expires, S32 + 501);
 }
 
+/*
+ * A timer exactly 2^14, 2^20 or 2^26 jiffies away goes one level up (tv3,
+ * tv4, tv5: the insert table's bounds are exclusive), fires at its expires
+ * all the same, and is moved once per level on its way down.  Slack 0
+ * keeps expires as asked; S = 2^32; a cascade of tvN re-inserts relative
+ * to the timer_jiffies it runs at.
+ *   clk S + 300, +2^14: tv3 slot 1 cascades at S + 2^14 (300 left: tv2),
+ *     tv2 at S + 2^14 + 256 (44: tv1): 2 moves.
+ *   clk S + 2^14 + 300, +2^20: tv4 at S + 2^20 (2^14 + 300: tv3), tv3 at
+ *     S + 2^20 + 2^14 (300: tv2), tv2 256 later: 3 moves.
+ *   clk S + 2^20 + 2^14 + 300, +2^26: tv5 at S + 2^26, then tv4, tv3, tv2
+ *     at + 2^20, + 2^14, + 256: 4 moves.
+ * One level lower (tv2, tv3, tv4) the slot is the current one of that
+ * level, which cascades a whole turn later: one move less.
+ */
+Test(timer_classic, level_bounds_go_one_level_up)
+{
+	static const struct {
+		uint64_t clk, delta, moved;
+	} v[] = {
+		{ 300, 1ULL << 14, 2 },
+		{ (1ULL << 14) + 300, 1ULL << 20, 3 },
+		{ (1ULL << 20) + (1ULL << 14) + 300, 1ULL << 26, 4 },
+	};
+	static struct tw_wheel w;
+	struct tw_timer t;
+	struct log l = { 0 };
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		uint64_t clk = S32 + v[i].clk, e = clk + v[i].delta;
+
+		tw_init(&w, TW_CLASSIC_SKIP, 250, clk);
+		timers_init(&t, 1);
+		t.slack = 0;
+		tw_mod_timer(&w, &t, e, clk);
+		cr_assert_eq(t.expires, e);
+		tw_run(&w, e - 1, record, &l);
+		cr_assert_eq(l.n, i, "case %u fired early", i);
+		tw_run(&w, e, record, &l);
+		cr_assert_eq(l.n, i + 1, "case %u", i);
+		cr_assert_eq(l.v[i].at, e);
+		cr_assert_eq(w.moved, v[i].moved, "case %u: %llu moves", i,
+			     (unsigned long long)w.moved);
+	}
+	free(l.v);
+}
+
 /* Beyond tv5's reach (2^32 - 1 jiffies) a timer is pulled in: S + 2^33
  * slacks to S + 2^33 + 2^25, then clamps to S + 0xffffffff. */
 Test(timer_classic, tv5_clamp)
@@ -219,6 +288,30 @@ Test(timer_classic, tv5_clamp)
 	cr_assert_eq(t.expires, S32 + 0xffffffffULL);
 	cr_assert(tw_next_expiry(&w, &next));
 	cr_assert_eq(next, (1ULL << 33) - 1);
+}
+
+/* With slack 0 (expires as asked): 2^32 - 1 away is within tv5's reach
+ * and kept; 2^32 away, one past it, is pulled in to clk + 0xffffffff. */
+Test(timer_classic, tv5_clamp_one_past_reach)
+{
+	static const uint64_t v[][2] = {
+		{ 0xffffffffULL, 0xffffffffULL },
+		{ 1ULL << 32, 0xffffffffULL },
+	};
+	static struct tw_wheel w;
+	struct tw_timer t;
+	uint64_t next;
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		tw_init(&w, TW_CLASSIC, 250, S32 + 5);
+		timers_init(&t, 1);
+		t.slack = 0;
+		tw_mod_timer(&w, &t, S32 + 5 + v[i][0], S32 + 5);
+		cr_assert_eq(t.expires, S32 + 5 + v[i][1], "case %u", i);
+		cr_assert(tw_next_expiry(&w, &next));
+		cr_assert_eq(next, S32 + 5 + v[i][1]);
+	}
 }
 
 /*
@@ -305,6 +398,79 @@ Test(timer_classic, catchup_on_empty_base)
 	tw_mod_timer(&w, &t[1], S32 + 1500005, S32 + 1500000);
 	cr_assert_eq(tw_run(&w, S32 + 1500005, record, &l), 6);
 	free(l.v);
+}
+
+/* catchup_timer_jiffies() on a delete: deleting the last timer moves
+ * timer_jiffies to jiffies; deleting one of two leaves it. */
+Test(timer_classic, delete_of_the_last_timer_catches_up)
+{
+	static struct tw_wheel w;
+	struct tw_timer t[2];
+
+	tw_init(&w, TW_CLASSIC, 250, S32);
+	timers_init(t, 2);
+	tw_mod_timer(&w, &t[0], S32 + 1000, S32);
+	tw_mod_timer(&w, &t[1], S32 + 2000, S32);
+	cr_assert_eq(tw_del_timer(&w, &t[0], S32 + 500), 1);
+	cr_assert_eq(w.clk, S32);
+	cr_assert_eq(tw_del_timer(&w, &t[1], S32 + 600), 1);
+	cr_assert_eq(w.clk, S32 + 600);
+}
+
+/* __run_timers() on an empty base sets timer_jiffies to jiffies and
+ * stops: at once when nothing is queued, and after the last timer ran
+ * (A at S+10: 11 iterations, S to S+10, then timer_jiffies = S+50). */
+Test(timer_classic, softirq_on_an_empty_base_catches_up)
+{
+	static const unsigned id[] = { 0 };
+	static const uint64_t at[] = { S32 + 10 };
+	static struct tw_wheel w;
+	struct tw_timer t;
+	struct log l = { 0 };
+
+	tw_init(&w, TW_CLASSIC, 250, S32);
+	timers_init(&t, 1);
+	cr_assert_eq(tw_run(&w, S32 + 100, record, &l), 0);
+	cr_assert_eq(w.clk, S32 + 100);
+
+	tw_init(&w, TW_CLASSIC, 250, S32);
+	tw_mod_timer(&w, &t, S32 + 10, S32);
+	cr_assert_eq(tw_run(&w, S32 + 50, record, &l), 11);
+	check_log(&l, id, at, 1);
+	cr_assert_eq(w.clk, S32 + 50);
+	free(l.v);
+}
+
+/*
+ * The §8.3 skip passes only what is left of the gap: B (S+2000, tv2)
+ * keeps the base busy, tv1 is empty, so the softirq at S+254 passes from
+ * the boundary S 255 jiffies, to S+255, not the whole round.  A, armed
+ * then for S+255, goes into tv1[255] and fires at S+255 as on the wheel
+ * without the skip.
+ */
+Test(timer_classic, skip_stops_one_short_of_the_round)
+{
+	static const unsigned id[] = { 0 };
+	static const uint64_t at[] = { S32 + 255 };
+	static struct tw_wheel w;
+	struct tw_timer t[2];
+	struct log l = { 0 };
+
+	tw_init(&w, TW_CLASSIC_SKIP, 250, S32);
+	timers_init(t, 2);
+	t[1].slack = 0;
+	tw_mod_timer(&w, &t[1], S32 + 2000, S32);
+	cr_assert_eq(tw_run(&w, S32 + 254, record, &l), 1);
+	cr_assert_eq(w.clk, S32 + 255);
+	tw_mod_timer(&w, &t[0], S32 + 255, S32 + 254);
+	cr_assert_eq(tw_run(&w, S32 + 255, record, &l), 1);
+	check_log(&l, id, at, 1);
+	free(l.v);
+}
+
+Test(timer_classic, run_inside_a_callback_is_a_bug, .signal = SIGABRT)
+{
+	run_inside_a_callback(TW_CLASSIC);
 }
 
 /* An already expired timer goes into the slot about to run. */
@@ -499,6 +665,45 @@ Test(timer_levels, cutoff_clamp)
 	free(l.v);
 }
 
+/*
+ * The cutoff edge from a clk that is not a multiple of the last level's
+ * 2^24 (HZ=250, depth 9): clk = S + c, c = 3 * 2^21.  One jiffy under the
+ * cutoff is not clamped: (S + c + 63 * 2^24 - 1) >> 24 = 256 + 63, so
+ * bucket (256 + 64) * 2^24 = S + 64 * 2^24.  At the cutoff it is pulled in
+ * to clk + WHEEL_TIMEOUT_MAX = clk + 62 * 2^24: bucket S + 63 * 2^24, a
+ * level-8 unit earlier than the timer one jiffy nearer.  (From an aligned
+ * clk both land in S + 63 * 2^24, which hides the edge.)
+ */
+Test(timer_levels, cutoff_edge_from_unaligned_clk)
+{
+	static const struct {
+		uint64_t delta, want;
+	} v[] = {
+		{ 1056964607ULL, 64ULL << 24 },
+		{ 1056964608ULL, 63ULL << 24 },
+		{ 1ULL << 31, 63ULL << 24 },
+	};
+	const uint64_t clk = S32 + (3ULL << 21);
+	static struct tw_wheel w;
+	struct tw_timer t;
+	struct log l = { 0 };
+	uint64_t next;
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		tw_init(&w, TW_LEVELS, 250, clk);
+		timers_init(&t, 1);
+		tw_mod_timer(&w, &t, clk + v[i].delta, clk);
+		cr_assert(tw_next_expiry(&w, &next));
+		cr_assert_eq(next, S32 + v[i].want, "case %u: S + %llu", i,
+			     (unsigned long long)(next - S32));
+		cr_assert_eq(tw_run(&w, S32 + v[i].want - 1, record, &l), 0);
+		cr_assert_eq(tw_run(&w, S32 + v[i].want, record, &l), 1);
+		cr_assert_eq(l.n, i + 1);
+	}
+	free(l.v);
+}
+
 /* An already expired timer goes into clk's own bucket and fires at clk. */
 Test(timer_levels, negative_delta_fires_at_clk)
 {
@@ -537,6 +742,90 @@ Test(timer_levels, timer_reduce_moves_only_earlier)
 	cr_assert_eq(t.expires, S32 + 100);
 	cr_assert(tw_next_expiry(&w, &next));
 	cr_assert_eq(next, S32 + 104);
+}
+
+/* timer_reduce() one jiffy earlier (diff = 1) moves the timer: level 0,
+ * +10 (bucket +11) to +9 (bucket +10); to the same expires it does not. */
+Test(timer_levels, timer_reduce_one_jiffy_earlier)
+{
+	static struct tw_wheel w;
+	struct tw_timer t;
+	struct log l = { 0 };
+	uint64_t next;
+
+	tw_init(&w, TW_LEVELS, 250, S32);
+	timers_init(&t, 1);
+	cr_assert_eq(tw_timer_reduce(&w, &t, S32 + 10, S32), 0);
+	cr_assert_eq(tw_timer_reduce(&w, &t, S32 + 10, S32), 1);
+	cr_assert_eq(tw_timer_reduce(&w, &t, S32 + 9, S32), 1);
+	cr_assert_eq(t.expires, S32 + 9);
+	cr_assert(tw_next_expiry(&w, &next));
+	cr_assert_eq(next, S32 + 10);
+	cr_assert_eq(tw_run(&w, S32 + 10, record, &l), 1);
+	cr_assert_eq(l.n, 1);
+	free(l.v);
+}
+
+/*
+ * __run_timers() recomputes next_expiry and so clears next_expiry_recalc;
+ * the next reader takes next_expiry as it is.  A (+10) is deleted, which
+ * sets the flag; the softirq at S+11 finds nothing, and the empty base's
+ * next_expiry is clk + 2^30 - 1 = S + 1073741835.  B is armed 2^31 away
+ * at S + 2^28: clk is forwarded to S + 2^28, B is clamped to clk +
+ * WHEEL_TIMEOUT_MAX, bucket ((S + 2^28 + 62 * 2^24) >> 24) + 1 = 335 *
+ * 2^24 = S + 1325400064, later than next_expiry, which stays: the early
+ * value is read, and costs one empty iteration before B fires.
+ */
+Test(timer_levels, run_clears_next_expiry_recalc)
+{
+	static struct tw_wheel w;
+	struct tw_timer t[2];
+	struct log l = { 0 };
+	uint64_t next;
+
+	tw_init(&w, TW_LEVELS, 250, S32);
+	timers_init(t, 2);
+	tw_mod_timer(&w, &t[0], S32 + 10, S32);
+	cr_assert_eq(tw_del_timer(&w, &t[0], S32), 1);
+	cr_assert_eq(tw_run(&w, S32 + 11, record, &l), 1);
+	tw_mod_timer(&w, &t[1], S32 + (1ULL << 28) + (1ULL << 31),
+		     S32 + (1ULL << 28));
+	cr_assert_eq(w.clk, S32 + (1ULL << 28));
+	cr_assert(tw_next_expiry(&w, &next));
+	cr_assert_eq(next, S32 + 1073741835ULL);
+	cr_assert_eq(tw_run(&w, S32 + 1325400064ULL, record, &l), 2);
+	cr_assert_eq(l.n, 1);
+	cr_assert_eq(l.v[0].at, S32 + 1325400064ULL);
+	free(l.v);
+}
+
+/*
+ * get_next_timer_interrupt() recomputes a stale next_expiry once: after
+ * it, the flag is clear and the stored value is read again.  A (+10) is
+ * deleted; the query finds the base empty, next_expiry = S + 2^30 - 1.
+ * B, armed as above from S + 2^28, lands in S + 1325400064, later, so
+ * next_expiry stays S + 1073741823 for the next query.
+ */
+Test(timer_levels, next_expiry_clears_its_recalc)
+{
+	static struct tw_wheel w;
+	struct tw_timer t[2];
+	uint64_t next;
+
+	tw_init(&w, TW_LEVELS, 250, S32);
+	timers_init(t, 2);
+	tw_mod_timer(&w, &t[0], S32 + 10, S32);
+	cr_assert_eq(tw_del_timer(&w, &t[0], S32), 1);
+	cr_assert_not(tw_next_expiry(&w, &next));
+	tw_mod_timer(&w, &t[1], S32 + (1ULL << 28) + (1ULL << 31),
+		     S32 + (1ULL << 28));
+	cr_assert(tw_next_expiry(&w, &next));
+	cr_assert_eq(next, S32 + 1073741823ULL);
+}
+
+Test(timer_levels, run_inside_a_callback_is_a_bug, .signal = SIGABRT)
+{
+	run_inside_a_callback(TW_LEVELS);
 }
 
 /*
@@ -1650,4 +1939,27 @@ Test(timer_wheels, catchup_counts_worked_example)
 		cr_assert_eq(w.splices, want[i].splices, "kind %u", i);
 		free(l.v);
 	}
+}
+
+/*
+ * tw_init(): an empty wheel whose clock reads start (the kernel's base
+ * clk is jiffies when the CPU's base is set up), and a softirq with
+ * nothing due leaves it there on the levels wheel; the classic wheel's
+ * catch-up moves an empty base's timer_jiffies to now.
+ */
+Test(timer_wheels, init_clock_reads_start)
+{
+	static const enum tw_kind kind[] = { TW_CLASSIC, TW_CLASSIC_SKIP,
+					     TW_LEVELS };
+	static struct tw_wheel w;
+	struct log l = { 0 };
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(kind); i++) {
+		tw_init(&w, kind[i], 250, S32 + 7);
+		cr_assert_eq(w.clk, S32 + 7, "kind %u", i);
+		cr_assert_eq(tw_run(&w, S32 + 7, record, &l), 0);
+		cr_assert_eq(w.clk, S32 + 7, "kind %u", i);
+	}
+	cr_assert_eq(l.n, 0);
 }

@@ -76,10 +76,11 @@ SUITES = {
     "sim/delay.c": ["dm_delay", "dm_delay_sync", "write_cache",
                     "sync_device", "cpu"],
     "sim/pgroup.c": ["failover", "path_failures"],
+    # timers_cmd: `mpsim timers`, the experiment built on both wheels
     "wheels/timer-classic.c": ["timer_classic", "timer_wheels",
-                               "timer_wheel_random"],
+                               "timer_wheel_random", "timers_cmd"],
     "wheels/timer-levels.c": ["timer_levels", "timer_wheels",
-                              "timer_wheel_random"],
+                              "timer_wheel_random", "timers_cmd"],
 }
 # The kernel's files (drivers/md/dm-ps-NAME.c) whose selectors a mutant
 # of the file can change, for make kernel-check's checker: it runs them
