@@ -186,7 +186,8 @@ map_slow(struct mpath *m, struct sim_io *io, sim_ns now, bool current_tried)
 void mpath_map(struct mpath *m, struct sim_io *io)
 {
 	struct sim *s = m->sim;
-	struct sim_path *p;
+	/* NULL unless the current group's selector answers below */
+	struct sim_path *p = NULL;
 
 	/*
 	 * choose_pgpath() in line for the common case: no I/O held for
@@ -199,7 +200,6 @@ void mpath_map(struct mpath *m, struct sim_io *io)
 	sim_ns now = select_now(m);
 
 	m->cpu = io->job->cpu;		/* the submitter's get_cpu() */
-	p = NULL;
 	if (__builtin_expect(!m->queue_io && pg && !m->next_pg, 1)) {
 		pg->ps.cpu = m->cpu;
 		p = (struct sim_path *)pg->ps.type->select_path(&pg->ps,

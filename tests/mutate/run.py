@@ -69,10 +69,12 @@ SUITES = {
                              "round_robin", "io_affinity"] + SEL,
     "sim/clock.c": ["clock", "sched_clock"],
     # the engine's suites that run I/O through mpath and dm-delay (the
+    # device's own records in the trace, the groups, the failures, the
     # device's cache, O_SYNC, the CPUs, the trace, Little's law's counts):
     # without them a mutant they kill runs most of the binary first
-    "sim/mpath.c": ["failover", "path_failures", "engine", "dm_delay",
-                    "write_cache", "sync_device", "trace", "little"],
+    "sim/mpath.c": ["mpath", "failover", "path_failures", "engine",
+                    "dm_delay", "dm_delay_sync", "write_cache",
+                    "sync_device", "cpu", "trace", "little"],
     "sim/delay.c": ["dm_delay", "dm_delay_sync", "write_cache",
                     "sync_device", "cpu"],
     "sim/pgroup.c": ["failover", "path_failures"],
