@@ -666,3 +666,57 @@ Test(mpath, selector_choosing_a_failed_path_stops_the_run)
 		  "status %#x, stderr: %s", status, msg);
 	cr_assert_str_eq(msg, "mpsim: bug: selector stale chose failed path a\n");
 }
+
+/*
+ * The kill of a requeued bio runs multipath_end_io_bio on its old path
+ * again, and that calls fail_path on it (the error is retryable): a
+ * no-op when the path is still failed, but the path may have been
+ * reinstated meanwhile if no selector then offered a path.  With "once"
+ * (its first select_path answers a, every later one NULL) and one path
+ * a, queue_if_no_path on: #1 goes to a at 0; a dies at 1 ms and #1 is
+ * held; a is back at 2 ms, #1 is mapped again, finds no path and is held
+ * again; fail_if_no_path at 3 ms has it mapped once more and killed:
+ * fail_path takes a, valid, out (valid=0), then end_io on a a second
+ * time, and #1 fails to its job.
+ */
+Test(mpath, kill_fails_the_old_path_again_if_it_came_back)
+{
+	static const char text[] =
+		"[multipath]\nqueue_if_no_path = 1\n"
+		"fail = a at 1ms\nreinstate = a at 2ms\n"
+		"message = fail_if_no_path at 3ms\n"
+		"[path a]\nservice = fixed:10ms\n"
+		"[j]\niodepth = 1\nnumber_ios = 1\nramp_time = 0\n";
+	static const char *const want[] = {
+		"0.001000000 fail_path path=a valid=0",
+		"0.001000000 requeue io=1 from=a",
+		"0.002000000 reinstate_path path=a valid=1",
+		"0.002000000 map io=1 now=3600002000000 path=- then=queued "
+		"| a: inflight=0",
+		"0.003000000 map io=1 now=3600003000000 path=- then=failed "
+		"| a: inflight=0",
+		"0.003000000 fail_path path=a valid=0",
+		"0.003000000 end_io io=1 path=a error=-5 start=3300000000000 "
+		"now=3600003000000",
+		"0.003000000 done io=1 error=-5 latency_ns=3000000",
+		NULL
+	};
+	static const char *const opts[] = {
+		"selector-source", "tests/ksrc/dm-ps-once.c", NULL
+	};
+	char dir[] = "/tmp/mpsim-mpath-XXXXXX", cmd[96];
+	struct run_result r;
+	char *t;
+
+	cr_assert_not_null(mkdtemp(dir));
+	setenv("XDG_CACHE_HOME", dir, 1);
+	t = traced(text, opts, &r);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+	in_order(t, want);
+	/* dmsetup status: a failed, fail_count 2 */
+	cr_assert(strstr(r.dmsetup, " a F 2 \n"), "%s", r.dmsetup);
+	cr_assert_eq(r.failed, 1);
+	run_result_free(&r);
+	free(t);
+}
