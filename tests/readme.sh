@@ -155,13 +155,7 @@ unchanged() {
 # README.md first, then docs/ in name order
 docs=$(cd "$top" && echo README.md && ls docs/*.md | sort)
 
-# The front page and the links.  A heading's anchor as GitHub makes it:
-# lower case, punctuation dropped, spaces as hyphens.
-anchors() {
-	awk '/^```/ { fence = !fence; next }
-	    !fence && /^#+ / { h = $0; sub(/^#+ /, "", h); h = tolower(h)
-		gsub(/[^a-z0-9 _-]/, "", h); gsub(/ /, "-", h); print h }' "$1"
-}
+# The front page and the links.
 n=$(wc -l <"$top/README.md")
 if [ "$n" -lt 300 ]; then ok; else
 	no "README.md has $n lines, not under 300"
@@ -175,23 +169,56 @@ for doc in $docs; do
 		no "$doc does not start with a '# ' title"
 	fi
 done
-for doc in $docs; do
-	dir=$(dirname "$doc")
-	for l in $(grep -o '](\([^)]*\))' "$top/$doc" | sed 's/^](//; s/)$//' |
-	    grep -v '^[a-z]*:'); do
-		file=${l%%#*}
-		[ -n "$file" ] || file=$(basename "$doc")
-		target=$dir/$file
-		if [ ! -e "$top/$target" ]; then
-			no "$doc: link to $l: no file $target"
-		elif [ "$file" != "$l" ] &&
-		    ! anchors "$top/$target" | grep -qxF "${l#*#}"; then
-			no "$doc: link to $l: no such heading in $target"
-		else
-			ok
-		fi
-	done
-done
+# Every relative link, one line each, "DOC LINK TARGET HEADING", where
+# HEADING is "-" for a link without "#", else 1 when TARGET has a
+# heading of that anchor and 0 when not (or TARGET cannot be read).  A
+# heading's anchor as GitHub makes it: lower case, punctuation dropped,
+# spaces as hyphens; headings in ``` fences are none.  One awk over the
+# documents, each target's headings read once, not a process or two per
+# link.
+(cd "$top" && awk '
+function anchorset(f,   l, h, fence, r) {
+	if (f in seen) return
+	seen[f] = 1
+	fence = 0
+	while ((r = (getline l < f)) > 0) {
+		if (l ~ /^```/) { fence = !fence; continue }
+		if (!fence && l ~ /^#+ /) { h = l; sub(/^#+ /, "", h); h = tolower(h)
+			gsub(/[^a-z0-9 _-]/, "", h); gsub(/ /, "-", h); has[f, h] = 1 }
+	}
+	if (r == 0) close(f)
+}
+FNR == 1 { dir = FILENAME; if (!sub(/\/[^\/]*$/, "", dir)) dir = "."
+	base = FILENAME; sub(/.*\//, "", base) }
+{
+	rest = $0
+	while (match(rest, /\]\([^)]*\)/)) {
+		m = substr(rest, RSTART + 2, RLENGTH - 3)
+		rest = substr(rest, RSTART + RLENGTH)
+		if (m ~ /^[a-z]*:/) continue
+		n = split(m, w, /[ \t\n]+/)
+		for (i = 1; i <= n; i++) {
+			l = w[i]
+			if (l == "") continue
+			k = index(l, "#")
+			file = k ? substr(l, 1, k - 1) : l
+			if (file == "") file = base
+			target = dir "/" file
+			if (!k) { print FILENAME "\t" l "\t" target "\t-"; continue }
+			anchorset(target)
+			print FILENAME "\t" l "\t" target "\t" (((target, substr(l, k + 1)) in has) ? 1 : 0)
+		}
+	}
+}' $docs) >"$tmp/links"
+while IFS='	' read -r doc l target heading; do
+	if [ ! -e "$top/$target" ]; then
+		no "$doc: link to $l: no file $target"
+	elif [ "$heading" = 0 ]; then
+		no "$doc: link to $l: no such heading in $target"
+	else
+		ok
+	fi
+done <"$tmp/links"
 for doc in $docs; do
 	blocks "$doc"
 	for b in $(ls "$tmp/blocks" | sort -n); do
