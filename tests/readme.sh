@@ -103,52 +103,63 @@ fence { if (lang == "sh" || lang == "console") { blk[++n] = $0; if ($0 ~ /^\$ /)
 END { flush(); orphan() }' "$top/$1"
 }
 
-# cksum of every file of the copy but build output, into $1.  A file whose
-# inode change time and size are those of the last snapshot ($tmp/stat)
-# keeps its sum from that one ($2): nothing writes a file, renames over it
-# or truncates it without moving its change time, which no program can set
-# back.  Summing the 2 000 files of the tree after each of the examples
-# cost seconds of CPU.
+# snapshot OLD NEW: the cksum of every file of the copy but build
+# output, into NEW, and on stdout what differs from the snapshot OLD,
+# one "new FILE", "changed FILE" or "gone FILE" a line, but for what
+# the examples may do: new files at the top or in folders of their own
+# (their outputs, beside the tree), and changes to files that are not
+# the tree's (an earlier example's outputs).  A file whose inode change
+# time and size are those of the last snapshot ($tmp/stat) keeps its
+# sum from OLD: nothing writes a file, renames over it or truncates it
+# without moving its change time, which no program can set back.
+# Summing the 2 000 files of the tree after each of the examples cost
+# seconds of CPU, and so did a process or two per file to compare.
 : >"$tmp/stat"
 snapshot() {
 	(cd "$copy" && find . -type f ! -path './build/*' ! -path './build-*' \
-	    ! -name mpsim -printf '%C@ %s %p\n' | sort -k3) >"$tmp/stat.new"
+	    ! -name mpsim -printf '%C@ %s %p\n') >"$tmp/stat.new"
 	awk 'FILENAME == ARGV[1] { st[$3] = $1 " " $2; next }
 	     st[$3] != $1 " " $2 { print $3 }' "$tmp/stat" "$tmp/stat.new" >"$tmp/touched"
-	(cd "$copy" && xargs -r cksum <"$tmp/touched") >"$tmp/sums"
-	awk 'FILENAME == ARGV[1] { sum[$3] = $0; next }
-	     FILENAME == ARGV[2] { if (!($3 in sum)) sum[$3] = $0; next }
-	     { print sum[$3] }' "$tmp/sums" "$2" "$tmp/stat.new" >"$1"
+	: >"$tmp/sums"
+	[ ! -s "$tmp/touched" ] ||
+	    (cd "$copy" && xargs cksum <"$tmp/touched") >"$tmp/sums"
+	awk -v out="$2" '
+	    FILENAME == ARGV[1] { dirs[$0]; next }
+	    FILENAME == ARGV[2] { files[$0]; next }
+	    FILENAME == ARGV[3] { sum[$3] = $0; next }
+	    FILENAME == ARGV[4] { old[$3] = $1 " " $2; if (!($3 in sum)) sum[$3] = $0; next }
+	    { s = sum[$3]; print s > out; split(s, w, " "); f = w[3]; seen[f]
+	      if (!(f in old)) what = "new"
+	      else if (old[f] != w[1] " " w[2]) what = "changed"
+	      else next
+	      report(what, f) }
+	    END { for (f in old) if (!(f in seen)) report("gone", f) }
+	    function report(what, f,   n, d) {
+		n = f; sub(/^\.\//, "", n)
+		d = n; if (!sub(/\/[^\/]*$/, "", d)) d = "."
+		if (what == "new" && (d == "." || !(d in dirs))) return
+		if (what != "new" && !(n in files)) return
+		print what, n }' \
+	    "$tmp/dirs" "$tmp/files" "$tmp/sums" "$1" "$tmp/stat.new"
 	mv "$tmp/stat.new" "$tmp/stat"
 }
-snapshot "$tmp/before" /dev/null
 # the folders of the tree: nothing new may appear in them
 sed -n 's|^\(.*\)/[^/]*$|\1|p' "$tmp/files" | sort -u >"$tmp/dirs"
+: >"$tmp/none"
+snapshot "$tmp/none" "$tmp/before" >/dev/null
 
 skipped=0
 
+# unchanged LINE: no file of the tree changed, went or appeared in its
+# folders since the last call (the block at LINE ran between)
 unchanged() {
-	snapshot "$tmp/after" "$tmp/before"
-	# "changed FILE", "gone FILE" and "new FILE", by name
-	awk 'NR == FNR { sum[$3] = $1 " " $2; next }
-	     !($3 in sum) { print "new", $3; next }
-	     sum[$3] != $1 " " $2 { print "changed", $3 }
-	     { delete sum[$3] }
-	     END { for (f in sum) print "gone", f }' \
-	    "$tmp/before" "$tmp/after" >"$tmp/diff"
+	snapshot "$tmp/before" "$tmp/after" >"$tmp/diff"
 	changed=0
 	while read -r what f; do
-		d=$(dirname "${f#./}")
-		if [ "$what" = new ] && { [ "$d" = . ] || ! grep -qxF "$d" "$tmp/dirs"; }; then
-			continue	# an example's own output, beside the tree
-		fi
-		if [ "$what" != new ] && ! grep -qxF "${f#./}" "$tmp/files"; then
-			continue	# an earlier example's output
-		fi
-		no "$doc line $1: $what: ${f#./}"
+		no "$doc line $1: $what: $f"
 		changed=1
 	done <"$tmp/diff"
-	cp "$tmp/after" "$tmp/before"
+	mv "$tmp/after" "$tmp/before"
 	return $changed
 }
 
