@@ -11,7 +11,9 @@
 # Usage: gnuplot -c plots/alua-failover.gp INPUT.csv OUTPUT.png|svg
 
 usage = "gnuplot -c plots/alua-failover.gp ALUA.csv OUTPUT.png|svg"
-call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
+# (the folder of this script, found without a process: plots/mpsim.gpi)
+here(s, i) = i < 1 ? "." : s[i:i] eq "/" ? s[1:i - 1] : here(s, i - 1)
+call here(ARG0, strlen(ARG0))."/mpsim.gpi" ARG1 ARG2
 
 paths = values(ARG1, "path!=total", "path")
 np = words(paths)

@@ -17,7 +17,9 @@
 
 usage = "gnuplot -c plots/latency-cdf.gp LAT_HIST.csv OUTPUT.png|svg"
 script = "plots/latency-cdf.gp"
-call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
+# (the folder of this script, found without a process: plots/mpsim.gpi)
+here(s, i) = i < 1 ? "." : s[i:i] eq "/" ? s[1:i - 1] : here(s, i - 1)
+call here(ARG0, strlen(ARG0))."/mpsim.gpi" ARG1 ARG2
 eval check("selector clock path ddir lat_lo_us lat_hi_us count cdf", \
 	"a latency histogram file (mpsim --lat_hist)", "selector clock path ddir lat_lo_us")
 

@@ -17,7 +17,9 @@
 
 usage = "gnuplot -c plots/latency-vs-depth.gp SWEEP.csv OUTPUT.png|svg"
 script = "plots/latency-vs-depth.gp"
-call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
+# (the folder of this script, found without a process: plots/mpsim.gpi)
+here(s, i) = i < 1 ? "." : s[i:i] eq "/" ? s[1:i - 1] : here(s, i - 1)
+call here(ARG0, strlen(ARG0))."/mpsim.gpi" ARG1 ARG2
 eval check("selector clock iodepth path lat_mean_us_mean lat_mean_us_ci95 lat_p99_us_mean lat_p99_us_ci95", \
 	"a sweep over iodepth", "selector clock iodepth path")
 

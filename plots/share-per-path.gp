@@ -8,11 +8,13 @@
 
 usage = "gnuplot -c plots/share-per-path.gp COMPARE.csv OUTPUT.png|svg"
 script = "plots/share-per-path.gp"
-call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
+# (the folder of this script, found without a process: plots/mpsim.gpi)
+here(s, i) = i < 1 ? "." : s[i:i] eq "/" ? s[1:i - 1] : here(s, i - 1)
+call here(ARG0, strlen(ARG0))."/mpsim.gpi" ARG1 ARG2
 
 value = "share"
 heading = "Share of I/Os per path, by path selector and start-time clock"
 ylabel = "share of I/Os (fraction of all I/Os)"
 ymax = -1
 best = 1
-call system("dirname '".ARG0."'")."/per-path-bars.gpi" ARG1 ARG2
+call here(ARG0, strlen(ARG0))."/per-path-bars.gpi" ARG1 ARG2

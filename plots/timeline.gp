@@ -18,7 +18,9 @@
 
 usage = "gnuplot -c plots/timeline.gp SERIES.csv OUTPUT.png|svg"
 script = "plots/timeline.gp"
-call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
+# (the folder of this script, found without a process: plots/mpsim.gpi)
+here(s, i) = i < 1 ? "." : s[i:i] eq "/" ? s[1:i - 1] : here(s, i - 1)
+call here(ARG0, strlen(ARG0))."/mpsim.gpi" ARG1 ARG2
 eval check("selector clock interval t_start_s t_end_s path share busy estimate estimate_name", \
 	"a time series (mpsim --interval --series)", "selector clock interval path")
 

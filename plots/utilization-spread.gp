@@ -26,7 +26,9 @@
 
 usage = "gnuplot -c plots/utilization-spread.gp SWEEP.csv OUTPUT.png|svg"
 script = "plots/utilization-spread.gp"
-call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
+# (the folder of this script, found without a process: plots/mpsim.gpi)
+here(s, i) = i < 1 ? "." : s[i:i] eq "/" ? s[1:i - 1] : here(s, i - 1)
+call here(ARG0, strlen(ARG0))."/mpsim.gpi" ARG1 ARG2
 eval check("selector clock iodepth path busy_mean", \
 	"a sweep over iodepth", "selector clock iodepth path")
 
@@ -50,6 +52,10 @@ FIVE_AWK = 'function q(f,   h, l) { h = (c - 1) * f + 1; l = int(h); \
   function out() { if (c) printf "%s,%g,%g,%g,%g,%g\n", d, v[1], q(0.25), q(0.5), q(0.75), v[c] } \
   $1 != d { out(); d = $1; c = 0 } { v[++c] = $2 + 0 } END { out() }'
 five(p) = rows(ARG1, wpair(p), "iodepth busy_mean")." | sort -t, -k1,1n -k2,2g | awk -F, '".FIVE_AWK."'"
+# ... read once per panel into the datablock $FIVE (load it), which both
+# the boxes and the medians plot
+FIVE_BLOCK = 'BEGIN { print "$FIVE << EOD" } { print } END { print "EOD" }'
+five_block(p) = five(p)." | awk '".FIVE_BLOCK."'"
 
 # A path's dot: offset sideways in path order, within the box.
 BW = 0.56
@@ -98,9 +104,10 @@ P(k, i) = sprintf("$P%d", (k - 1) * np + i)
 do for [k = 1:n] {
 	p = word(plist, k)
 	set title ptitle(p)
-	plot five(p) using (lg($1)):3:2:6:5 with candlesticks whiskerbars 0.5 \
+	load five_block(p)
+	plot $FIVE using (lg($1)):3:2:6:5 with candlesticks whiskerbars 0.5 \
 		lc rgb "#555555" fc rgb "#e8e8e8" notitle, \
-	     five(p) using (lg($1) - BW / 2):4:(BW):(0) with vectors nohead lw 2.5 lc rgb "#000000" notitle, \
+	     $FIVE using (lg($1) - BW / 2):4:(BW):(0) with vectors nohead lw 2.5 lc rgb "#000000" notitle, \
 	     for [i = 1:np] P(k, i) \
 		using (lg($1) + off(i)):2 with points pt 7 ps 0.8 lc rgb colour(i) \
 		title word(paths, i)

@@ -10,11 +10,13 @@
 
 usage = "gnuplot -c plots/utilization.gp COMPARE.csv OUTPUT.png|svg"
 script = "plots/utilization.gp"
-call system("dirname '".ARG0."'")."/mpsim.gpi" ARG1 ARG2
+# (the folder of this script, found without a process: plots/mpsim.gpi)
+here(s, i) = i < 1 ? "." : s[i:i] eq "/" ? s[1:i - 1] : here(s, i - 1)
+call here(ARG0, strlen(ARG0))."/mpsim.gpi" ARG1 ARG2
 
 value = "busy"
 heading = "Utilization per path (fraction of the time with an I/O in service), by path selector and start-time clock"
 ylabel = "utilization (busy fraction of the measured time)"
 ymax = 1.05
 best = 0
-call system("dirname '".ARG0."'")."/per-path-bars.gpi" ARG1 ARG2
+call here(ARG0, strlen(ARG0))."/per-path-bars.gpi" ARG1 ARG2

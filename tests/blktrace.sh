@@ -95,19 +95,25 @@ total=$(grep '"total":' ../run.json)
 sim_s=$(json sim_time_s "$total")
 grep '^  {"path": ' ../run.json >paths
 [ "$(grep -c . paths)" -eq 10 ] || bad "expected 10 paths in the JSON"
-while IFS= read -r line; do
-	p=$(json path "$line")
-	ios=$(json ios "$line")
-	busy=$(json busy "$line")
-	lat=$(json lat_mean_us "$line")
+# each path's name, I/Os, busy fraction, mean latency (read as json()
+# reads them) and mean service time, busy * time / ios, in one awk
+awk -v t="$sim_s" '
+function val(line, key,   s, r) {
+	r = ""
+	while (match(line, "\"" key "\": \"?[^\",}]*")) {
+		s = substr(line, RSTART, RLENGTH); sub("^\"" key "\": \"?", "", s); r = s
+		line = substr(line, RSTART + RLENGTH) }
+	return r }
+{ l = $0; sub(/, "read": \{.*/, "", l); ios = val(l, "ios"); busy = val(l, "busy")
+  printf "%s\t%s\t%s\t%s\t%s\n", val(l, "path"), ios, busy, val(l, "lat_mean_us"),
+      (ios + 0 > 0 ? sprintf("%.6f", busy * t / ios * 1e6) : "") }' paths >paths.tab
+while IFS='	' read -r p ios busy lat svc; do
 	if [ "$ios" -eq 0 ]; then
 		bad "$p served nothing: the test needs every path busy"
 		continue
 	fi
-	svc=$(awk -v b="$busy" -v t="$sim_s" -v n="$ios" \
-		'BEGIN { printf "%.6f", b * t / n * 1e6 }')
 	check "$p" "$ios" "$svc" "$lat"
-done <paths
+done <paths.tab
 check dm-0 "$(json ios "$total")" "" "$(json lat_mean_us "$total")"
 files=$(ls | grep -c '\.blktrace\.0$')
 if [ "$files" -eq 11 ]; then ok; else bad "$files trace files, not 11"; fi

@@ -30,14 +30,37 @@ for c in $cmds; do
 	    no "mpsim help $c differs from $c --help"
 done
 
+# names KIND TEXT MESSAGE, one a line on stdin: one awk over main.txt
+# says for each, in order, whether it holds TEXT ("ok") or not (the
+# message): KIND "text" anywhere, "word" as a whole word (grep -w),
+# "start" with no word character after it (grep's TEXT\b).
+names() {
+	awk -F'\t' '
+	function w(c) { return c ~ /[A-Za-z0-9_]/ }
+	function has(kind, t,   i, k, l, at) {
+		for (l = 1; l <= nl; l++) { k = 0
+			while ((i = index(substr(L[l], k + 1), t))) { at = k + i
+				if (kind == "text" || ((kind == "start" || at == 1 ||
+				    !w(substr(L[l], at - 1, 1))) &&
+				    !w(substr(L[l], at + length(t), 1)))) return 1
+				k = at } }
+		return 0 }
+	FILENAME == ARGV[1] { L[++nl] = $0; next }
+	{ print (has($1, $2) ? "ok" : "no " $3) }' main.txt - >verdicts
+	while read -r v msg; do
+		if [ "$v" = ok ]; then ok; else no "$msg"; fi
+	done <verdicts
+}
+
 # The main help names every option of the option tables of the README and
 # of docs/.
 "$mpsim" --help >main.txt
 for o in $(cat "$top/README.md" "$top"/docs/*.md | grep -o '^| `--[a-z_.A-Z-]*' | sed 's/^| `//' | sort -u) \
     --columns --version --output --output-format --name; do
 	case $o in --path.NAME.KEY) o=--path.NAME.KEY= ;; esac
-	grep -q -- "$o" main.txt && ok || no "mpsim --help does not name $o"
-done
+	printf 'text\t%s\tmpsim --help does not name %s\n' "$o" "$o"
+done >names.txt
+names <names.txt
 
 # ... and every option the program's tables accept: [path] keys as words
 # (--path.NAME.KEY), the others as --key; the table must be found, or
@@ -49,10 +72,12 @@ for k in $(grep -o '^	{ "[a-z_]*", SEC_[A-Z]*' "$top/input/scenario-options.c" |
     "$top/workloads/fio-opts.c" | cut -d'"' -f2 | sed 's/$/:JOB/'); do
 	key=${k%%:*}
 	case $k in
-	*:PATH) grep -qw -- "$key" main.txt ;;
-	*) grep -q -- "--$key\b" main.txt ;;
-	esac && ok || no "mpsim --help does not name the option $key"
-done
+	*:PATH) printf 'word\t%s' "$key" ;;
+	*) printf 'start\t--%s' "$key" ;;
+	esac
+	printf '\tmpsim --help does not name the option %s\n' "$key"
+done >names.txt
+names <names.txt
 
 # --name: a fio command line is the job file it spells, read as fio's.
 cat >w.fio <<'JOB'

@@ -41,16 +41,21 @@ comm -23 "$tmp/walked" "$tmp/names" >"$tmp/unlisted"
 awk -v gen="$tmp/gen.man" -f "$top/docs/man-options.awk" "$man" >"$tmp/page.1"
 cmp -s "$tmp/page.1" "$man" && ok ||
     no "docs/mpsim.1 is stale: its OPTIONS section is not what the tables print (make man)"
-# every option, as the page writes it (.It Fl \-key ...)
-while read -r o; do
-	w=${o#-}
-	w=${w#-}
-	case $o in
-	--*) pat="^\\.It Fl \\\\-$w( |\$)" ;;
-	*) pat="^\\.It Fl $w( |\$)" ;;
-	esac
-	grep -Eq "$pat" "$man" && ok || no "the man page lacks $o"
-done <"$tmp/names"
+# every option, as the page writes it (.It Fl \-key ...): one awk over
+# the page says, in order, which it has ("ok") and which it lacks
+awk 'FILENAME == ARGV[1] { w = $0; sub(/^--/, "\\-", w); sub(/^-/, "", w)
+	o[++n] = $0; want[n] = ".It Fl " w; next }
+	{ for (i = 1; i <= n; i++) if (!has[i] && index($0, want[i]) == 1 &&
+	      (length($0) == length(want[i]) || substr($0, length(want[i]) + 1, 1) == " "))
+		has[i] = 1 }
+	END { for (i = 1; i <= n; i++) print (has[i] ? "ok" : "no the man page lacks " o[i]) }' \
+    "$tmp/names" "$man" >"$tmp/verdicts"
+verdicts() {
+	while read -r v msg; do
+		if [ "$v" = ok ]; then ok; else no "$msg"; fi
+	done <"$tmp/verdicts"
+}
+verdicts
 # every command of mpsim --help, every selector and alias, clock, format,
 # and list's words
 cmds=$("$mpsim" --help | awk '/^commands:/ { on = 1; next }
@@ -95,10 +100,12 @@ helps published --seed --sensitivity
 helps live --scenario --repeats --selector-source
 # run's help lists every walked option but compare's own
 "$mpsim" run --help >"$tmp/run.help"
-for o in $(grep -v '^--columns$' "$tmp/walked"); do
-	grep -q -- " $o[=[ ]" "$tmp/run.help" && ok ||
-	    no "run --help does not list $o"
-done
+awk 'FILENAME == ARGV[1] { if ($0 != "--columns") o[++n] = $0; next }
+	{ for (i = 1; i <= n; i++) if (!has[i] && (index($0, " " o[i] "=") ||
+	      index($0, " " o[i] "[") || index($0, " " o[i] " "))) has[i] = 1 }
+	END { for (i = 1; i <= n; i++) print (has[i] ? "ok" : "no run --help does not list " o[i]) }' \
+    "$tmp/walked" "$tmp/run.help" >"$tmp/verdicts"
+verdicts
 # the main help shows a value list the completion reads (--clock=a|b|c)
 "$mpsim" --help | grep -q -- '--clock=jiffies|jiffies-aligned|ktime' && ok ||
     no "mpsim --help lacks --clock's values"

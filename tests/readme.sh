@@ -103,65 +103,70 @@ fence { if (lang == "sh" || lang == "console") { blk[++n] = $0; if ($0 ~ /^\$ /)
 END { flush(); orphan() }' "$top/$1"
 }
 
-# cksum of every file of the copy but build output, into $1.  A file whose
-# inode change time and size are those of the last snapshot ($tmp/stat)
-# keeps its sum from that one ($2): nothing writes a file, renames over it
-# or truncates it without moving its change time, which no program can set
-# back.  Summing the 2 000 files of the tree after each of the examples
-# cost seconds of CPU.
+# snapshot OLD NEW: the cksum of every file of the copy but build
+# output, into NEW, and on stdout what differs from the snapshot OLD,
+# one "new FILE", "changed FILE" or "gone FILE" a line, but for what
+# the examples may do: new files at the top or in folders of their own
+# (their outputs, beside the tree), and changes to files that are not
+# the tree's (an earlier example's outputs).  A file whose inode change
+# time and size are those of the last snapshot ($tmp/stat) keeps its
+# sum from OLD: nothing writes a file, renames over it or truncates it
+# without moving its change time, which no program can set back.
+# Summing the 2 000 files of the tree after each of the examples cost
+# seconds of CPU, and so did a process or two per file to compare.
 : >"$tmp/stat"
 snapshot() {
 	(cd "$copy" && find . -type f ! -path './build/*' ! -path './build-*' \
-	    ! -name mpsim -printf '%C@ %s %p\n' | sort -k3) >"$tmp/stat.new"
+	    ! -name mpsim -printf '%C@ %s %p\n') >"$tmp/stat.new"
 	awk 'FILENAME == ARGV[1] { st[$3] = $1 " " $2; next }
 	     st[$3] != $1 " " $2 { print $3 }' "$tmp/stat" "$tmp/stat.new" >"$tmp/touched"
-	(cd "$copy" && xargs -r cksum <"$tmp/touched") >"$tmp/sums"
-	awk 'FILENAME == ARGV[1] { sum[$3] = $0; next }
-	     FILENAME == ARGV[2] { if (!($3 in sum)) sum[$3] = $0; next }
-	     { print sum[$3] }' "$tmp/sums" "$2" "$tmp/stat.new" >"$1"
+	: >"$tmp/sums"
+	[ ! -s "$tmp/touched" ] ||
+	    (cd "$copy" && xargs cksum <"$tmp/touched") >"$tmp/sums"
+	awk -v out="$2" '
+	    FILENAME == ARGV[1] { dirs[$0]; next }
+	    FILENAME == ARGV[2] { files[$0]; next }
+	    FILENAME == ARGV[3] { sum[$3] = $0; next }
+	    FILENAME == ARGV[4] { old[$3] = $1 " " $2; if (!($3 in sum)) sum[$3] = $0; next }
+	    { s = sum[$3]; print s > out; split(s, w, " "); f = w[3]; seen[f]
+	      if (!(f in old)) what = "new"
+	      else if (old[f] != w[1] " " w[2]) what = "changed"
+	      else next
+	      report(what, f) }
+	    END { for (f in old) if (!(f in seen)) report("gone", f) }
+	    function report(what, f,   n, d) {
+		n = f; sub(/^\.\//, "", n)
+		d = n; if (!sub(/\/[^\/]*$/, "", d)) d = "."
+		if (what == "new" && (d == "." || !(d in dirs))) return
+		if (what != "new" && !(n in files)) return
+		print what, n }' \
+	    "$tmp/dirs" "$tmp/files" "$tmp/sums" "$1" "$tmp/stat.new"
 	mv "$tmp/stat.new" "$tmp/stat"
 }
-snapshot "$tmp/before" /dev/null
 # the folders of the tree: nothing new may appear in them
 sed -n 's|^\(.*\)/[^/]*$|\1|p' "$tmp/files" | sort -u >"$tmp/dirs"
+: >"$tmp/none"
+snapshot "$tmp/none" "$tmp/before" >/dev/null
 
 skipped=0
 
+# unchanged LINE: no file of the tree changed, went or appeared in its
+# folders since the last call (the block at LINE ran between)
 unchanged() {
-	snapshot "$tmp/after" "$tmp/before"
-	# "changed FILE", "gone FILE" and "new FILE", by name
-	awk 'NR == FNR { sum[$3] = $1 " " $2; next }
-	     !($3 in sum) { print "new", $3; next }
-	     sum[$3] != $1 " " $2 { print "changed", $3 }
-	     { delete sum[$3] }
-	     END { for (f in sum) print "gone", f }' \
-	    "$tmp/before" "$tmp/after" >"$tmp/diff"
+	snapshot "$tmp/before" "$tmp/after" >"$tmp/diff"
 	changed=0
 	while read -r what f; do
-		d=$(dirname "${f#./}")
-		if [ "$what" = new ] && { [ "$d" = . ] || ! grep -qxF "$d" "$tmp/dirs"; }; then
-			continue	# an example's own output, beside the tree
-		fi
-		if [ "$what" != new ] && ! grep -qxF "${f#./}" "$tmp/files"; then
-			continue	# an earlier example's output
-		fi
-		no "$doc line $1: $what: ${f#./}"
+		no "$doc line $1: $what: $f"
 		changed=1
 	done <"$tmp/diff"
-	cp "$tmp/after" "$tmp/before"
+	mv "$tmp/after" "$tmp/before"
 	return $changed
 }
 
 # README.md first, then docs/ in name order
 docs=$(cd "$top" && echo README.md && ls docs/*.md | sort)
 
-# The front page and the links.  A heading's anchor as GitHub makes it:
-# lower case, punctuation dropped, spaces as hyphens.
-anchors() {
-	awk '/^```/ { fence = !fence; next }
-	    !fence && /^#+ / { h = $0; sub(/^#+ /, "", h); h = tolower(h)
-		gsub(/[^a-z0-9 _-]/, "", h); gsub(/ /, "-", h); print h }' "$1"
-}
+# The front page and the links.
 n=$(wc -l <"$top/README.md")
 if [ "$n" -lt 300 ]; then ok; else
 	no "README.md has $n lines, not under 300"
@@ -175,23 +180,56 @@ for doc in $docs; do
 		no "$doc does not start with a '# ' title"
 	fi
 done
-for doc in $docs; do
-	dir=$(dirname "$doc")
-	for l in $(grep -o '](\([^)]*\))' "$top/$doc" | sed 's/^](//; s/)$//' |
-	    grep -v '^[a-z]*:'); do
-		file=${l%%#*}
-		[ -n "$file" ] || file=$(basename "$doc")
-		target=$dir/$file
-		if [ ! -e "$top/$target" ]; then
-			no "$doc: link to $l: no file $target"
-		elif [ "$file" != "$l" ] &&
-		    ! anchors "$top/$target" | grep -qxF "${l#*#}"; then
-			no "$doc: link to $l: no such heading in $target"
-		else
-			ok
-		fi
-	done
-done
+# Every relative link, one line each, "DOC LINK TARGET HEADING", where
+# HEADING is "-" for a link without "#", else 1 when TARGET has a
+# heading of that anchor and 0 when not (or TARGET cannot be read).  A
+# heading's anchor as GitHub makes it: lower case, punctuation dropped,
+# spaces as hyphens; headings in ``` fences are none.  One awk over the
+# documents, each target's headings read once, not a process or two per
+# link.
+(cd "$top" && awk '
+function anchorset(f,   l, h, fence, r) {
+	if (f in seen) return
+	seen[f] = 1
+	fence = 0
+	while ((r = (getline l < f)) > 0) {
+		if (l ~ /^```/) { fence = !fence; continue }
+		if (!fence && l ~ /^#+ /) { h = l; sub(/^#+ /, "", h); h = tolower(h)
+			gsub(/[^a-z0-9 _-]/, "", h); gsub(/ /, "-", h); has[f, h] = 1 }
+	}
+	if (r == 0) close(f)
+}
+FNR == 1 { dir = FILENAME; if (!sub(/\/[^\/]*$/, "", dir)) dir = "."
+	base = FILENAME; sub(/.*\//, "", base) }
+{
+	rest = $0
+	while (match(rest, /\]\([^)]*\)/)) {
+		m = substr(rest, RSTART + 2, RLENGTH - 3)
+		rest = substr(rest, RSTART + RLENGTH)
+		if (m ~ /^[a-z]*:/) continue
+		n = split(m, w, /[ \t\n]+/)
+		for (i = 1; i <= n; i++) {
+			l = w[i]
+			if (l == "") continue
+			k = index(l, "#")
+			file = k ? substr(l, 1, k - 1) : l
+			if (file == "") file = base
+			target = dir "/" file
+			if (!k) { print FILENAME "\t" l "\t" target "\t-"; continue }
+			anchorset(target)
+			print FILENAME "\t" l "\t" target "\t" (((target, substr(l, k + 1)) in has) ? 1 : 0)
+		}
+	}
+}' $docs) >"$tmp/links"
+while IFS='	' read -r doc l target heading; do
+	if [ ! -e "$top/$target" ]; then
+		no "$doc: link to $l: no file $target"
+	elif [ "$heading" = 0 ]; then
+		no "$doc: link to $l: no such heading in $target"
+	else
+		ok
+	fi
+done <"$tmp/links"
 for doc in $docs; do
 	blocks "$doc"
 	for b in $(ls "$tmp/blocks" | sort -n); do

@@ -110,10 +110,9 @@ fi
 
 # ---- a plugin that fails: one line, exit 1 ----
 
-mkdir inc
-fail_at() { echo "#define FAIL_AT $1" >inc/mpsim-fail-at.h; }
-CPATH=$tmp/inc
-export CPATH
+# (the way of failing is read at run time: one build of the plugin,
+# the one the scenario above made, serves every case)
+fail_at() { MPSIM_FAIL_AT=$1; export MPSIM_FAIL_AT; }
 MPSIM_SELECTOR_TIMEOUT=2
 export MPSIM_SELECTOR_TIMEOUT
 fail_at 1
@@ -134,11 +133,17 @@ status 1 run --selector-source="$fails" $short && one_line "exited (status 0) in
 fail_at 6
 status 1 run --selector-source="$fails" $short && one_line "exited (status 3) in select_path"
 
+unset MPSIM_FAIL_AT
+
 # a header the file includes is part of the cache key: a change to it
 # builds anew (the plugin of FAIL_AT 0 must not be reused for 5)
-fail_at 0
+mkdir inc
+header_fail_at() { echo "#define FAIL_AT $1" >inc/mpsim-fail-at.h; }
+CPATH=$tmp/inc
+export CPATH
+header_fail_at 0
 XDG_CACHE_HOME=$tmp/cache5 status 0 run --selector-source="$fails" $short || :
-fail_at 5
+header_fail_at 5
 XDG_CACHE_HOME=$tmp/cache5 status 1 run --selector-source="$fails" $short &&
     one_line "exited (status 0) in module_init"
 unset CPATH MPSIM_SELECTOR_TIMEOUT

@@ -100,9 +100,14 @@ schema = json.load(open("docs/output.schema.json"))
 Draft202012Validator.check_schema(schema)
 fail = 0
 
+validators = {}
+
 def check(name, doc, defn):
     global fail
-    v = Draft202012Validator({"$ref": "#/$defs/" + defn, "$defs": schema["$defs"]})
+    # one validator per definition, made once (a sweep checks each row)
+    if defn not in validators:
+        validators[defn] = Draft202012Validator({"$ref": "#/$defs/" + defn, "$defs": schema["$defs"]})
+    v = validators[defn]
     errs = sorted(v.iter_errors(doc), key=lambda e: list(e.path))
     for e in errs[:3]:
         print("schema %s: %s at %s" % (name, e.message, list(e.path)))

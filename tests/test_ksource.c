@@ -52,6 +52,48 @@ static void ks_fini(void)
 
 TestSuite(ksource, .init = ks_init, .fini = ks_fini);
 
+/*
+ * The tests that are not about the build or its cache but need a plugin
+ * share one cache, made by the runner before the tests and removed
+ * after them (each test runs in a process of its own): the toy is
+ * compiled once for them, not once each (about a second of CPU each).
+ * The tests of the cache keep their own, fresh.  Two tests building the
+ * same plugin at once is what the cache allows for (the build is
+ * renamed into place).
+ */
+#define SHARED_ENV "MPSIM_KSRC_TEST_SHARED"
+static char shared[64];
+
+ReportHook(PRE_ALL)(struct criterion_test_set *set)
+{
+	snprintf(shared, sizeof(shared), "/tmp/mpsim-ksrc-shared-XXXXXX");
+	if (mkdtemp(shared))
+		setenv(SHARED_ENV, shared, 1);
+	else
+		shared[0] = '\0';
+}
+
+ReportHook(POST_ALL)(struct criterion_global_stats *stats)
+{
+	if (shared[0])
+		nftw(shared, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The shared cache, for a test's .init (after the suite's). */
+static void ks_shared(void)
+{
+	const char *dir = getenv(SHARED_ENV);
+
+	cr_assert(dir && *dir, "no shared plugin cache");
+	setenv("XDG_CACHE_HOME", dir, 1);
+}
+
+static void ks_shared_quiet(void)
+{
+	ks_shared();
+	cr_redirect_stderr();
+}
+
 Test(ksource, loads_and_caches)
 {
 	const struct ps_type *t = ps_source_load(TOY, err);
@@ -111,7 +153,7 @@ Test(ksource, a_cache_others_can_write_or_a_link_is_refused)
  * HZ=1000 (INITIAL_JIFFIES 2^32 - 300000, plus 5000 ticks in 5 s), and
  * get_cpu() the submitting CPU.
  */
-Test(ksource, plugin_reads_the_simulated_clocks_and_cpu)
+Test(ksource, plugin_reads_the_simulated_clocks_and_cpu, .init = ks_shared)
 {
 	const struct ps_type *t = ps_source_load(TOY, err);
 	struct sched_clock sched = { .offset = 1000 };
@@ -142,7 +184,7 @@ Test(ksource, plugin_reads_the_simulated_clocks_and_cpu)
 	ps_exit(&ps, &pp, 1);
 }
 
-Test(ksource, kernel_errors_reach_the_message)
+Test(ksource, kernel_errors_reach_the_message, .init = ks_shared)
 {
 	const struct ps_type *t = ps_source_load(TOY, err);
 	struct path_selector ps = { .nr_cpu_ids = 4 };
@@ -161,7 +203,7 @@ Test(ksource, kernel_errors_reach_the_message)
 }
 
 /* (the compiler's messages on stderr are captured, not shown) */
-Test(ksource, refusals, .init = cr_redirect_stderr)
+Test(ksource, refusals, .init = ks_shared_quiet)
 {
 	cr_assert_null(ps_source_load("tests/ksrc/no-such-file.c", err));
 	cr_assert(strstr(err, "tests/ksrc/no-such-file.c: No such file"),
@@ -180,7 +222,7 @@ Test(ksource, refusals, .init = cr_redirect_stderr)
 
 /* The toy's first valid path takes every I/O of a run, and the option
  * names the selector by the name its file registers. */
-Test(ksource, runs_as_the_scenarios_selector)
+Test(ksource, runs_as_the_scenarios_selector, .init = ks_shared)
 {
 	static const char text[] =
 		"[multipath]\nncpus = 2\n"
@@ -207,7 +249,7 @@ Test(ksource, runs_as_the_scenarios_selector)
 
 /* compare: the file is one more column, labelled with its name, with the
  * scenario's clock; the built-in columns run their own selectors. */
-Test(ksource, compare_column)
+Test(ksource, compare_column, .init = ks_shared)
 {
 	static const char text[] =
 		"[multipath]\nncpus = 2\n"

@@ -1,12 +1,16 @@
 // A path selector written in the kernel's style that fails on purpose,
 // for the tests of the watch over plugins (tests/safety.sh): "fail"
-// picks the first valid path, and with a header <mpsim-fail-at.h> found
-// on the compiler's include path (CPATH) that defines FAIL_AT, fails:
+// picks the first valid path, and fails as FAIL_AT says:
 //   1  SIGSEGV in select_path     2  exit(0) in select_path
 //   3  an endless select_path     4  SIGSEGV in module_init
 //   5  exit(0) in module_init     6  _exit(3) in select_path
-// after FAIL_AFTER selects (default 100).  The header's FAIL_MARK is
-// returned by the status, so a test can tell which build ran.
+// after FAIL_AFTER selects (default 100).  FAIL_AT is defined by a
+// header <mpsim-fail-at.h> found on the compiler's include path (CPATH),
+// when there is one (a test of the cache key: each header is a build of
+// its own), else read at run time from the environment variable
+// MPSIM_FAIL_AT (0 when unset), so that one build serves every way of
+// failing.  The header's FAIL_MARK is returned by the status, so a test
+// can tell which build ran.
 #include "dm-path-selector.h"
 
 #include <linux/device-mapper.h>
@@ -17,7 +21,15 @@
 #include <mpsim-fail-at.h>
 #endif
 #ifndef FAIL_AT
-#define FAIL_AT 0
+extern char *getenv(const char *);
+extern int atoi(const char *);
+static int fail_at_env(void)
+{
+	const char *s = getenv("MPSIM_FAIL_AT");
+
+	return s ? atoi(s) : 0;
+}
+#define FAIL_AT fail_at_env()
 #endif
 #ifndef FAIL_AFTER
 #define FAIL_AFTER 100
