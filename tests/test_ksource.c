@@ -24,6 +24,7 @@
 #include "input/scenario.h"
 #include "input/table.h"
 #include "sim/stats.h"
+#include "tests/plugin-cache.h"
 
 #define TOY	"tests/ksrc/dm-ps-toy.c"
 
@@ -80,7 +81,7 @@ ReportHook(POST_ALL)(struct criterion_global_stats *stats)
 }
 
 /* The shared cache, for a test's .init (after the suite's). */
-static void ks_shared(void)
+void test_plugin_cache(void)
 {
 	const char *dir = getenv(SHARED_ENV);
 
@@ -90,7 +91,7 @@ static void ks_shared(void)
 
 static void ks_shared_quiet(void)
 {
-	ks_shared();
+	test_plugin_cache();
 	cr_redirect_stderr();
 }
 
@@ -153,7 +154,7 @@ Test(ksource, a_cache_others_can_write_or_a_link_is_refused)
  * HZ=1000 (INITIAL_JIFFIES 2^32 - 300000, plus 5000 ticks in 5 s), and
  * get_cpu() the submitting CPU.
  */
-Test(ksource, plugin_reads_the_simulated_clocks_and_cpu, .init = ks_shared)
+Test(ksource, plugin_reads_the_simulated_clocks_and_cpu, .init = test_plugin_cache)
 {
 	const struct ps_type *t = ps_source_load(TOY, err);
 	struct sched_clock sched = { .offset = 1000 };
@@ -184,7 +185,7 @@ Test(ksource, plugin_reads_the_simulated_clocks_and_cpu, .init = ks_shared)
 	ps_exit(&ps, &pp, 1);
 }
 
-Test(ksource, kernel_errors_reach_the_message, .init = ks_shared)
+Test(ksource, kernel_errors_reach_the_message, .init = test_plugin_cache)
 {
 	const struct ps_type *t = ps_source_load(TOY, err);
 	struct path_selector ps = { .nr_cpu_ids = 4 };
@@ -222,7 +223,7 @@ Test(ksource, refusals, .init = ks_shared_quiet)
 
 /* The toy's first valid path takes every I/O of a run, and the option
  * names the selector by the name its file registers. */
-Test(ksource, runs_as_the_scenarios_selector, .init = ks_shared)
+Test(ksource, runs_as_the_scenarios_selector, .init = test_plugin_cache)
 {
 	static const char text[] =
 		"[multipath]\nncpus = 2\n"
@@ -249,7 +250,7 @@ Test(ksource, runs_as_the_scenarios_selector, .init = ks_shared)
 
 /* compare: the file is one more column, labelled with its name, with the
  * scenario's clock; the built-in columns run their own selectors. */
-Test(ksource, compare_column, .init = ks_shared)
+Test(ksource, compare_column, .init = test_plugin_cache)
 {
 	static const char text[] =
 		"[multipath]\nncpus = 2\n"

@@ -25,6 +25,7 @@
 #include "sim/trace.h"
 #include "input/scenario.h"
 #include "input/table.h"
+#include "tests/plugin-cache.h"
 
 /*
  * Run the scenario text, with the KEY, VALUE pairs of opts (NULL
@@ -625,10 +626,11 @@ Test(mpath, reinstated_path_in_the_current_group_is_activated)
  * returns a failed path is a bug: the run stops there with a one-line
  * "mpsim: bug:" message and SIGABRT, and no I/O goes to the dead path.
  * The run is made in a child, so that the abort can be seen.  The
- * plugins of these tests are built in mpsim's cache ($XDG_CACHE_HOME),
- * as for any --selector-source run, and kept there for the next run.
+ * plugins of these tests are built in the tests' shared cache
+ * (plugin-cache.h).
  */
-Test(mpath, selector_choosing_a_failed_path_stops_the_run)
+Test(mpath, selector_choosing_a_failed_path_stops_the_run,
+     .init = test_plugin_cache)
 {
 	static const char text[] =
 		"[multipath]\nfail = a at 500us\n"
@@ -679,7 +681,8 @@ Test(mpath, selector_choosing_a_failed_path_stops_the_run)
  * fail_path takes a, valid, out (valid=0), then end_io on a a second
  * time, and #1 fails to its job.
  */
-Test(mpath, kill_fails_the_old_path_again_if_it_came_back)
+Test(mpath, kill_fails_the_old_path_again_if_it_came_back,
+     .init = test_plugin_cache)
 {
 	static const char text[] =
 		"[multipath]\nqueue_if_no_path = 1\n"
