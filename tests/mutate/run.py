@@ -74,8 +74,9 @@ SUITES = {
     "sim/mpath.c": ["failover", "path_failures", "engine", "dm_delay",
                     "write_cache", "sync_device", "trace", "little"],
     "sim/delay.c": ["dm_delay", "dm_delay_sync", "write_cache",
-                    "sync_device", "cpu"],
-    "sim/pgroup.c": ["failover", "path_failures"],
+                    "sync_device", "cpu", "trace"],
+    # dmsetup: the groups as pg_setup builds them, in the status line
+    "sim/pgroup.c": ["failover", "path_failures", "dmsetup"],
     # timers_cmd: `mpsim timers`, the experiment built on both wheels
     "wheels/timer-classic.c": ["timer_classic", "timer_wheels",
                                "timer_wheel_random", "timers_cmd"],
