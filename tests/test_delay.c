@@ -13,6 +13,7 @@
 
 #include "sim/clock.h"
 #include "sim/delay.h"
+#include "sim/rng.h"
 #include "input/scenario.h"
 #include "input/table.h"
 #include "sim/run.h"
@@ -175,6 +176,76 @@ Test(dm_delay, poll_interval_is_min_1ms_and_eighth_of_min_delay)
 	}
 }
 
+/* A layer exists when any class is delayed, each class alone too. */
+Test(dm_delay, present_when_any_one_class_is_delayed)
+{
+	struct delay_conf c = conf_ms(0, 0);
+
+	cr_assert_not(delay_present(&c));
+	c.flush_ms = 7;
+	cr_assert_not(delay_present(&c), "flush follows write unless given");
+	c.flush_given = true;
+	cr_assert(delay_present(&c), "flush alone");
+	c = conf_ms(5, 0);
+	cr_assert(delay_present(&c), "read alone");
+	c = conf_ms(0, 4);
+	c.flush_given = true;
+	cr_assert(delay_present(&c), "write alone, flush 0 given");
+}
+
+/*
+ * max_delay (§7.4) is the largest class delay: a 0 after a large class
+ * leaves it alone, and one more than the maximum so far (49 then 50)
+ * replaces it.  6.6 (before 70bbeb29fab0) is timer mode at any delay.
+ */
+Test(dm_delay, max_delay_is_the_largest_class)
+{
+	struct delay_conf c = conf_ms(60, 0);
+
+	cr_assert_not(delay_use_kthread(&c), "read 60, write 0");
+	c = conf_ms(49, 50);
+	cr_assert_not(delay_use_kthread(&c), "read 49, write 50");
+	c = conf_ms(49, 48);
+	cr_assert(delay_use_kthread(&c));
+	c = conf_ms(2, 2);
+	cr_assert_not(delay_use_kthread_in(&c, 6006));
+	cr_assert(delay_use_kthread_in(&c, 6007));
+}
+
+/* min_delay (§7.4, 6.16+) is the smallest non-zero class, the flush
+ * class's own delay too, and one less than the smallest so far counts. */
+Test(dm_delay, poll_interval_from_the_smallest_class_flush_too)
+{
+	struct delay_conf c = conf_ms(16, 8);
+
+	c.flush_ms = 2;
+	c.flush_given = true;
+	cr_assert_eq(delay_sleep_us(&c), 250, "flush 2 ms");
+	c = conf_ms(5, 4);
+	cr_assert_eq(delay_sleep_us(&c), 500, "read 5, write 4");
+}
+
+/* Leave v in the stack below the caller's frame, where the next call's
+ * locals will be. */
+static __attribute__((noinline)) void stack_fill(unsigned v)
+{
+	volatile unsigned a[1024];
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(a); i++)
+		a[i] = v;
+}
+
+/* min_delay is taken over the three classes and nothing past them: with
+ * 1 left in the stack where a fourth would be, 40 ms still sleeps 1 ms. */
+Test(dm_delay, poll_interval_reads_only_the_three_classes)
+{
+	struct delay_conf c = conf_ms(40, 40);
+
+	stack_fill(1);
+	cr_assert_eq(delay_sleep_us(&c), 1000);
+}
+
 /* ---- the list in kthread mode ---- */
 
 Test(dm_delay, expiry_is_msecs_to_jiffies_rounded_up)
@@ -260,6 +331,88 @@ Test(dm_delay, later_short_delay_overtakes_and_due_entries_keep_list_order)
 	rig_free(&r);
 }
 
+/*
+ * After a flush the poll is re-armed for the earliest entry left, not the
+ * first on the list: C (write, 2 ms), then A (read, 9 ms) and B (flush,
+ * 7 ms) queued behind it; A is ahead of B on the list, B is due first.
+ * One wake per due instant (a pending earlier poll covers a later bio).
+ */
+Test(dm_delay, rearmed_for_the_earliest_left_not_the_first)
+{
+	struct rig r;
+	uint64_t j0;
+
+	rig_init(&r, "hz = 1000", "read_delay = 9ms\nwrite_delay = 2ms\n"
+		 "flush_delay = 7ms\nkthread_poll = busy");
+	j0 = jiffies_at(1000, r.s.now) + 1;
+	rig_submit(&r, 0, true, jiffy_edge(1000, j0) + 5);	/* C: J + 2 */
+	rig_submit(&r, 1, false, jiffy_edge(1000, j0) + 6);	/* A: J + 9 */
+	r.io[2].ddir = DDIR_SYNC;
+	rig_submit(&r, 2, true, jiffy_edge(1000, j0) + 7);	/* B: J + 7 */
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 3);
+	cr_assert_eq(r.out[0], &r.io[0]);
+	cr_assert_eq(r.out_t[0], jiffy_edge(1000, j0 + 2));
+	cr_assert_eq(r.out[1], &r.io[2]);
+	cr_assert_eq(r.out_t[1], jiffy_edge(1000, j0 + 7));
+	cr_assert_eq(r.out[2], &r.io[1]);
+	cr_assert_eq(r.out_t[2], jiffy_edge(1000, j0 + 9));
+	cr_assert_eq(r.nwakes, 3);
+	cr_assert_eq(r.wakes[0], jiffy_edge(1000, j0 + 2));
+	cr_assert_eq(r.wakes[1], jiffy_edge(1000, j0 + 7));
+	cr_assert_eq(r.wakes[2], jiffy_edge(1000, j0 + 9));
+	rig_free(&r);
+}
+
+/*
+ * §7.6's ns expiry with a busy kthread: each entry is released at its
+ * own nanosecond.  Entries due 1 ns apart, the later one ahead on the
+ * list, are released 1 ns apart; a poll that finds one due 1 ns early
+ * leaves it; a bio due at the instant of the pending poll adds no poll.
+ */
+Test(dm_delay, ns_expiry_busy_poll_releases_at_the_ns)
+{
+	struct rig r;
+	sim_ns t0, t1;
+
+	rig_init(&r, "hz = 1000", "read_delay = 9ms\nwrite_delay = 2ms\n"
+		 "flush_delay = 8ms\nexpiry = ns\nkthread_poll = busy");
+	cr_assert(rig_dc(&r)->ns_expiry);
+	t0 = r.s.now + 1000;
+	rig_submit(&r, 0, true, t0);			/* C: t0 + 2 ms */
+	rig_submit(&r, 1, false, t0 + 1);		/* A: t0 + 9 ms + 1 */
+	r.io[2].ddir = DDIR_SYNC;
+	rig_submit(&r, 2, true, t0 + 1000000);		/* B: t0 + 9 ms */
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 3);
+	cr_assert_eq(r.out[0], &r.io[0]);
+	cr_assert_eq(r.out_t[0], t0 + 2000000);
+	cr_assert_eq(r.out[1], &r.io[2]);
+	cr_assert_eq(r.out_t[1], t0 + 9000000);
+	cr_assert_eq(r.out[2], &r.io[1]);
+	cr_assert_eq(r.out_t[2], t0 + 9000001);
+	cr_assert_eq(r.nwakes, 3);
+
+	/* A (read) queued first, B due 1 ns before it: the pending poll
+	 * moves 1 ns earlier; D (write) due at that same ns adds no poll */
+	r.nout = r.nwakes = 0;
+	t1 = r.s.now + 1000;
+	rig_submit(&r, 3, false, t1);			/* A: t1 + 9 ms */
+	r.io[4].ddir = DDIR_SYNC;
+	rig_submit(&r, 4, true, t1 + 1000000 - 1);	/* B: t1 + 9 ms - 1 */
+	rig_submit(&r, 5, true, t1 + 7000000 - 1);	/* D: t1 + 9 ms - 1 */
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 3);
+	cr_assert_eq(r.out[0], &r.io[4]);
+	cr_assert_eq(r.out[1], &r.io[5]);
+	cr_assert_eq(r.out_t[1], t1 + 9000000 - 1);
+	cr_assert_eq(r.out[2], &r.io[3]);
+	cr_assert_eq(r.out_t[2], t1 + 9000000);
+	cr_assert_eq(r.wakes[0], t1 + 9000000 - 1);
+	cr_assert_eq(rig_dc(&r)->polls, 5, "3 polls, then 2");
+	rig_free(&r);
+}
+
 Test(dm_delay, zero_delay_class_passes_straight_through)
 {
 	struct rig r;
@@ -331,6 +484,35 @@ Test(dm_delay, sleeping_kthread_polls_every_interval_with_bounded_slack)
 	cr_assert_eq(r.out_t[0], r.wakes[r.nwakes - 1]);
 	/* the list is empty: the worker sleeps until woken again */
 	cr_assert_eq(rig_dc(&r)->wake_at, SIM_NEVER);
+	rig_free(&r);
+}
+
+/*
+ * usleep_range(us, us + us / 4) (§7.4): each sleep is the interval plus a
+ * slack uniform over 0 .. us / 4 microseconds, both ends included, in
+ * ns, drawn from the layer's own stream (path 0's, of the rig's seed 1)
+ * in the order the sleeps are taken.
+ */
+Test(dm_delay, sleeping_kthread_slack_is_uniform_to_a_quarter_inclusive)
+{
+	gsl_rng *g = rng_stream(1, RNG_LAYER, 0);
+	struct rig r;
+	unsigned i;
+
+	rig_init(&r, "hz = 250", "delay = 3ms\nexpiry = ns");
+	cr_assert_eq(rig_dc(&r)->sleep_us, 375);
+	rig_submit(&r, 0, true, r.s.now + 5);
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 1);
+	cr_assert_geq(r.nwakes, 5);
+	for (i = 0; i < r.nwakes; i++) {
+		sim_ns from = i ? r.wakes[i - 1] : r.io[0].submit;
+
+		cr_assert_eq(r.wakes[i] - from,
+			     375000 + gsl_rng_uniform_int(g, 93000 + 1),
+			     "sleep %u", i);
+	}
+	gsl_rng_free(g);
 	rig_free(&r);
 }
 
@@ -425,6 +607,118 @@ Test(dm_delay, timer_is_reduced_for_an_earlier_entry_and_rearmed_after)
 	/* the work re-armed the timer for the read left on the list */
 	cr_assert_eq(r.out[1], &r.io[0]);
 	cr_assert_eq(r.out_t[1], jiffy_edge(1000, j0 + 100));
+	rig_free(&r);
+}
+
+/* Timer mode re-arms for the earliest entry left after a flush (the
+ * work's queue_timeout(next)), not for the first on the list. */
+Test(dm_delay, timer_rearmed_for_the_earliest_left_not_the_first)
+{
+	struct rig r;
+	uint64_t j0;
+
+	rig_init(&r, "hz = 1000\ntimer_wheel = classic",
+		 "read_delay = 90ms\nwrite_delay = 60ms\nflush_delay = 80ms");
+	cr_assert_not(rig_dc(&r)->kthread);
+	j0 = jiffies_at(1000, r.s.now) + 2;
+	rig_submit(&r, 0, true, jiffy_edge(1000, j0) + 10);	/* J + 60 */
+	rig_submit(&r, 1, false, jiffy_edge(1000, j0) + 20);	/* J + 90 */
+	r.io[2].ddir = DDIR_SYNC;
+	rig_submit(&r, 2, true, jiffy_edge(1000, j0) + 30);	/* J + 80 */
+	cr_assert_eq(rig_dc(&r)->timer.expires, j0 + 60);
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 3);
+	cr_assert_eq(r.out[0], &r.io[0]);
+	cr_assert_eq(r.out_t[0], jiffy_edge(1000, j0 + 60));
+	cr_assert_eq(r.out[1], &r.io[2]);
+	cr_assert_eq(r.out_t[1], jiffy_edge(1000, j0 + 80));
+	cr_assert_eq(r.out[2], &r.io[1]);
+	cr_assert_eq(r.out_t[2], jiffy_edge(1000, j0 + 90));
+	rig_free(&r);
+}
+
+/* ---- the invariants (delay_check) ---- */
+
+/* delay_check() of the rig's world: 1 when the invariants hold. */
+static int rig_check(struct rig *r)
+{
+	return delay_check(&r->s);
+}
+
+/*
+ * Each invariant delay_check() holds, broken alone on a layer that keeps
+ * the others, is reported: an entry of another path, the count, the
+ * per-class counts, the tail, a kthread with entries and no poll
+ * pending, a sleeping one idle with a poll pending, a timer-mode list
+ * that nothing will flush, a pending timer without its softirq.
+ */
+Test(dm_delay, check_reports_each_broken_invariant)
+{
+	struct sim_path other;
+	struct dm_delay *dc;
+	struct rig r;
+	sim_ns was;
+
+	/* a busy kthread holding two writes */
+	rig_init(&r, "hz = 1000", "write_delay = 5ms\nkthread_poll = busy");
+	dc = rig_dc(&r);
+	rig_submit(&r, 0, true, r.s.now + 10);
+	rig_submit(&r, 1, true, r.s.now + 10);
+	cr_assert(rig_check(&r));
+	r.io[1].path = &other;
+	cr_assert_not(rig_check(&r), "an entry of another path");
+	r.io[1].path = &r.s.paths[0];
+	dc->nr++;
+	cr_assert_not(rig_check(&r), "nr");
+	dc->nr--;
+	dc->ops[DELAY_WRITE]++;
+	cr_assert_not(rig_check(&r), "ops");
+	dc->ops[DELAY_WRITE]--;
+	dc->tail = dc->head;
+	cr_assert_not(rig_check(&r), "tail");
+	dc->tail = dc->head->next;
+	was = dc->wake_at;
+	dc->wake_at = SIM_NEVER;
+	cr_assert_not(rig_check(&r), "busy kthread with entries, no poll");
+	dc->wake_at = was;
+	cr_assert(rig_check(&r));
+	rig_run(&r, SIM_NEVER);
+	cr_assert(rig_check(&r));
+	rig_free(&r);
+
+	/* a sleeping kthread, idle: no poll may be pending */
+	rig_init(&r, "hz = 1000", "write_delay = 5ms");
+	dc = rig_dc(&r);
+	cr_assert(rig_check(&r));
+	dc->wake_at = r.s.now + 1;
+	cr_assert_not(rig_check(&r), "idle sleeper with a poll pending");
+	dc->wake_at = SIM_NEVER;
+	rig_submit(&r, 0, true, r.s.now + 10);
+	cr_assert(rig_check(&r));
+	was = dc->wake_at;
+	dc->wake_at = SIM_NEVER;
+	cr_assert_not(rig_check(&r), "sleeper with entries, no poll");
+	dc->wake_at = was;
+	rig_run(&r, SIM_NEVER);
+	rig_free(&r);
+
+	/* timer mode: a list with neither the timer nor the work pending,
+	 * and a pending timer whose softirq is not scheduled */
+	rig_init(&r, "hz = 1000", "write_delay = 60ms");
+	dc = rig_dc(&r);
+	rig_submit(&r, 0, true, r.s.now + 10);
+	cr_assert(rig_check(&r));
+	was = dc->cpu->softirq_at;
+	dc->cpu->softirq_at = SIM_NEVER;
+	cr_assert_not(rig_check(&r), "a pending timer without a softirq");
+	dc->cpu->softirq_at = was;
+	cr_assert(rig_check(&r));
+	tw_del_timer(&dc->cpu->wheel, &dc->timer,
+		     jiffies_at(1000, r.s.now));
+	cr_assert_not(rig_check(&r), "held, and nothing to flush it");
+	dc->work_pending = true;
+	cr_assert(rig_check(&r), "the work will flush it");
+	dc->work_pending = false;
 	rig_free(&r);
 }
 
