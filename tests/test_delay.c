@@ -120,6 +120,58 @@ static void rig_run(struct rig *r, sim_ns t)
 	}
 }
 
+/*
+ * Every path with a delayed class gets its layer and no other path does;
+ * the timer-mode ones share the CPU's timer base.  Teardown frees and
+ * clears them all, the last path's too.
+ */
+Test(dm_delay, setup_and_teardown_cover_every_path)
+{
+	static const char text[] =
+		"[path a]\nslots = 0\nservice = fixed:1us\ndelay = 60ms\n"
+		"[path b]\nslots = 0\nservice = fixed:1us\n"
+		"[path c]\nslots = 0\nservice = fixed:1us\nwrite_delay = 70\n"
+		"[j]\nnumber_ios = 1\n";
+	char err[ERR_MAX] = "";
+	struct run_result res;
+	struct scenario sc;
+	struct sim s;
+	unsigned i;
+
+	memset(&s, 0, sizeof(s));
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	s.sc = &sc;
+	s.start = s.now = sc.uptime;
+	evq_init(&s.q);
+	run_result_alloc(&res, 3);
+	s.res = &res;
+	s.nr_paths = 3;
+	s.paths = calloc(3, sizeof(*s.paths));
+	for (i = 0; i < 3; i++) {
+		path_setup(&s.paths[i], &s, &sc.paths[i], i, 1);
+		s.paths[i].stats = &res.path[i];
+	}
+	delay_setup(&s, 1);
+	cr_assert_not_null(s.paths[0].delay);
+	cr_assert_null(s.paths[1].delay, "no class delayed: no layer");
+	cr_assert_not_null(s.paths[2].delay);
+	cr_assert_not_null(s.delay_cpu);
+	cr_assert_eq(s.paths[0].delay->cpu, s.delay_cpu);
+	cr_assert_eq(s.paths[2].delay->cpu, s.delay_cpu);
+	cr_assert_eq(s.paths[2].delay->path, &s.paths[2]);
+	delay_teardown(&s);
+	for (i = 0; i < 3; i++)
+		cr_assert_null(s.paths[i].delay, "path %u", i);
+	cr_assert_null(s.delay_cpu);
+	for (i = 0; i < 3; i++)
+		path_teardown(&s.paths[i]);
+	free(s.paths);
+	evq_free(&s.q);
+	run_result_free(&res);
+	scenario_free(&sc);
+}
+
+/* ---- the constructor ---- */
 /* ---- the constructor ---- */
 
 static struct delay_conf conf_ms(unsigned rd, unsigned wr)
