@@ -288,14 +288,43 @@ static __attribute__((noinline)) void stack_fill(unsigned v)
 		a[i] = v;
 }
 
-/* min_delay is taken over the three classes and nothing past them: with
- * 1 left in the stack where a fourth would be, 40 ms still sleeps 1 ms. */
+/*
+ * delay_sleep_us() with v in the caller's first callee-saved register
+ * (x86-64: rbx), which a callee that saves it keeps in its frame beside
+ * its locals.
+ */
+static __attribute__((noinline)) unsigned
+sleep_us_beside(const struct delay_conf *c, unsigned long v)
+{
+#if defined(__x86_64__)
+	register unsigned long keep __asm__("rbx") = v;
+	unsigned us;
+
+	__asm__ volatile("" : "+r"(keep));
+	us = delay_sleep_us(c);
+	__asm__ volatile("" : : "r"(keep));
+	return us;
+#else
+	(void)v;
+	return delay_sleep_us(c);
+#endif
+}
+
+/*
+ * min_delay is taken over the three classes and nothing past them: with
+ * small numbers left in the stack and in the registers the callee saves
+ * beside its array, where a fourth class would be read, 40 ms still
+ * sleeps 1 ms.
+ */
 Test(dm_delay, poll_interval_reads_only_the_three_classes)
 {
 	struct delay_conf c = conf_ms(40, 40);
+	unsigned v;
 
-	stack_fill(1);
-	cr_assert_eq(delay_sleep_us(&c), 1000);
+	for (v = 1; v < 8; v++) {
+		stack_fill(v);
+		cr_assert_eq(sleep_us_beside(&c, v), 1000, "%u", v);
+	}
 }
 
 /* ---- the list in kthread mode ---- */

@@ -74,7 +74,7 @@ SUITES = {
     "sim/mpath.c": ["failover", "path_failures", "engine", "dm_delay",
                     "write_cache", "sync_device", "trace", "little"],
     "sim/delay.c": ["dm_delay", "dm_delay_sync", "write_cache",
-                    "sync_device", "cpu", "trace"],
+                    "sync_device", "cpu", "trace", "path_failures"],
     # dmsetup: the groups as pg_setup builds them, in the status line
     "sim/pgroup.c": ["failover", "path_failures", "dmsetup"],
     # timers_cmd: `mpsim timers`, the experiment built on both wheels
