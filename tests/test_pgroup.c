@@ -302,3 +302,72 @@ Test(failover, request_mode_end_io_start_from_the_queue_stats)
 	cr_assert_eq(r.path[1].ios, 49);
 	run_result_free(&r);
 }
+
+/*
+ * The words of a scripted message as dm-mpath's multipath_message takes
+ * them, checked when the run starts: a group by its number, 1 to the
+ * number of groups (switch_pg_num, bypass_pg_num: "invalid PG number"),
+ * a path by its device or its name, "/dev/" allowed before either
+ * (dm_get_device: "error getting device"); queue_if_no_path and
+ * fail_if_no_path take no word.  Three groups: sda, sdb, c (failover
+ * grouping, equal priorities: table order).
+ */
+static int message_run(const char *msg, char *err)
+{
+	char text[1024];
+	struct run_result r;
+	struct scenario sc;
+	int ret;
+
+	mpsim_quiet = 1;
+	snprintf(text, sizeof(text), "[multipath]\nselector = round-robin\n"
+		 "path_grouping_policy = failover\nmessage = %s at 1s\n"
+		 "[path sda]\nservice = fixed:1ms\n"
+		 "[path sdb]\nservice = fixed:1ms\n"
+		 "[path c]\nservice = fixed:1ms\n"
+		 "[j]\nnumber_ios = 2\n", msg);
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	ret = run_scenario(&sc, 1, &r, err);
+	if (!ret)
+		run_result_free(&r);
+	scenario_free(&sc);
+	return ret;
+}
+
+Test(failover, message_words_name_a_group_or_a_path)
+{
+	static const char *const good[] = {
+		"switch_group 1", "switch_group 3", "disable_group 3",
+		"enable_group 1", "fail_path sda", "fail_path /dev/sda",
+		"fail_path 8:16", "reinstate_path 8:16", "fail_path c",
+		"reinstate_path /dev/c", "queue_if_no_path", "fail_if_no_path",
+	};
+	static const struct {
+		const char *msg, *want;
+	} bad[] = {
+		{ "switch_group 0", "invalid PG number (the table has 3 groups)" },
+		{ "switch_group 4", "invalid PG number" },
+		{ "disable_group 4", "invalid PG number" },
+		{ "enable_group x", "invalid PG number" },
+		{ "fail_path sdd", "error getting device" },
+		{ "fail_path /dev/", "error getting device" },
+		{ "reinstate_path /devxc", "error getting device" },
+		{ "fail_path 8:32", "error getting device" },
+	};
+	char err[ERR_MAX];
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		err[0] = '\0';
+		cr_assert_eq(message_run(good[i], err), 0, "%s: %s", good[i],
+			     err);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err[0] = '\0';
+		cr_assert_eq(message_run(bad[i].msg, err), -EINVAL, "%s",
+			     bad[i].msg);
+		cr_assert(strstr(err, bad[i].want), "%s: %s", bad[i].msg, err);
+		cr_assert(strstr(err, bad[i].msg), "%s: %s", bad[i].msg, err);
+	}
+}
