@@ -442,6 +442,7 @@ Test(dm_delay, rearmed_for_the_earliest_left_not_the_first)
 	cr_assert_eq(r.wakes[0], jiffy_edge(1000, j0 + 2));
 	cr_assert_eq(r.wakes[1], jiffy_edge(1000, j0 + 7));
 	cr_assert_eq(r.wakes[2], jiffy_edge(1000, j0 + 9));
+	cr_assert_eq(rig_dc(&r)->delayed, 3);
 	rig_free(&r);
 }
 
@@ -688,6 +689,28 @@ Test(dm_delay, timer_is_reduced_for_an_earlier_entry_and_rearmed_after)
 	/* the work re-armed the timer for the read left on the list */
 	cr_assert_eq(r.out[1], &r.io[0]);
 	cr_assert_eq(r.out_t[1], jiffy_edge(1000, j0 + 100));
+	rig_free(&r);
+}
+
+/* A pending timer reduced by one jiffy fires that jiffy earlier: the
+ * softirq follows the wheel's new next expiry. */
+Test(dm_delay, timer_reduced_by_one_jiffy_fires_a_jiffy_earlier)
+{
+	struct rig r;
+	uint64_t j0;
+
+	rig_init(&r, "hz = 1000\ntimer_wheel = classic",
+		 "read_delay = 61ms\nwrite_delay = 60ms");
+	j0 = jiffies_at(1000, r.s.now) + 2;
+	rig_submit(&r, 0, false, jiffy_edge(1000, j0) + 10);	/* J + 61 */
+	rig_submit(&r, 1, true, jiffy_edge(1000, j0) + 20);	/* J + 60 */
+	cr_assert_eq(rig_dc(&r)->timer.expires, j0 + 60);
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 2);
+	cr_assert_eq(r.out[0], &r.io[1]);
+	cr_assert_eq(r.out_t[0], jiffy_edge(1000, j0 + 60));
+	cr_assert_eq(r.out_t[1], jiffy_edge(1000, j0 + 61));
+	cr_assert_eq(rig_dc(&r)->cpu->softirqs, 2, "one softirq a timer");
 	rig_free(&r);
 }
 
