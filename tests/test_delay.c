@@ -443,6 +443,9 @@ Test(dm_delay, rearmed_for_the_earliest_left_not_the_first)
 	cr_assert_eq(r.wakes[1], jiffy_edge(1000, j0 + 7));
 	cr_assert_eq(r.wakes[2], jiffy_edge(1000, j0 + 9));
 	cr_assert_eq(rig_dc(&r)->delayed, 3);
+	/* released entries are kept for the next bios: no allocation per
+	 * bio once the list has had its largest length */
+	cr_assert_not_null(rig_dc(&r)->spare);
 	rig_free(&r);
 }
 
