@@ -580,25 +580,35 @@ Test(dm_delay, sleeping_kthread_polls_every_interval_with_bounded_slack)
  */
 Test(dm_delay, sleeping_kthread_slack_is_uniform_to_a_quarter_inclusive)
 {
-	gsl_rng *g = rng_stream(1, RNG_LAYER, 0);
-	struct rig r;
-	unsigned i;
+	/* delay, worker_sleep_us, the slack's largest ns */
+	static const unsigned v[][3] = {
+		{ 3, 375, 93000 }, { 1, 125, 31000 }, { 20, 1000, 250000 },
+	};
+	unsigned i, k;
 
-	rig_init(&r, "hz = 250", "delay = 3ms\nexpiry = ns");
-	cr_assert_eq(rig_dc(&r)->sleep_us, 375);
-	rig_submit(&r, 0, true, r.s.now + 5);
-	rig_run(&r, SIM_NEVER);
-	cr_assert_eq(r.nout, 1);
-	cr_assert_geq(r.nwakes, 5);
-	for (i = 0; i < r.nwakes; i++) {
-		sim_ns from = i ? r.wakes[i - 1] : r.io[0].submit;
+	for (k = 0; k < ARRAY_SIZE(v); k++) {
+		gsl_rng *g = rng_stream(1, RNG_LAYER, 0);
+		char path[64];
+		struct rig r;
 
-		cr_assert_eq(r.wakes[i] - from,
-			     375000 + gsl_rng_uniform_int(g, 93000 + 1),
-			     "sleep %u", i);
+		snprintf(path, sizeof(path), "delay = %ums\nexpiry = ns",
+			 v[k][0]);
+		rig_init(&r, "hz = 250", path);
+		cr_assert_eq(rig_dc(&r)->sleep_us, v[k][1]);
+		rig_submit(&r, 0, true, r.s.now + 5);
+		rig_run(&r, SIM_NEVER);
+		cr_assert_eq(r.nout, 1);
+		cr_assert_geq(r.nwakes, 5);
+		for (i = 0; i < r.nwakes && i < 64; i++) {
+			sim_ns from = i ? r.wakes[i - 1] : r.io[0].submit;
+
+			cr_assert_eq(r.wakes[i] - from, v[k][1] * 1000ULL +
+				     gsl_rng_uniform_int(g, v[k][2] + 1),
+				     "%u ms, sleep %u", v[k][0], i);
+		}
+		gsl_rng_free(g);
+		rig_free(&r);
 	}
-	gsl_rng_free(g);
-	rig_free(&r);
 }
 
 Test(dm_delay, ns_expiry_is_not_used_in_timer_mode)
