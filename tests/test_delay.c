@@ -6,8 +6,10 @@
  * falling into step with the tick.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -17,6 +19,7 @@
 #include "input/scenario.h"
 #include "input/table.h"
 #include "sim/run.h"
+#include "sim/trace.h"
 
 /* ---- a rig: one path with its layer, driven by hand ---- */
 
@@ -41,33 +44,50 @@ struct rig {
 	unsigned nwakes;
 };
 
-static void rig_init(struct rig *r, const char *multipath, const char *path)
+/* The rig with a second path when path2 is not NULL (both with their
+ * layers, on the one CPU's timer base in timer mode). */
+static void rig_init2(struct rig *r, const char *multipath, const char *path,
+		      const char *path2)
 {
-	char text[512], err[ERR_MAX] = "";
+	char text[1024], err[ERR_MAX] = "";
 	struct sim *s = &r->s;
+	unsigned i, n = path2 ? 2 : 1;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(text, sizeof(text), "[multipath]\n%s\n[path p]\nslots = 0\n"
-		 "service = fixed:1us\n%s\n[j]\nnumber_ios = 1\n", multipath,
-		 path);
+		 "service = fixed:1us\n%s\n%s%s%s[j]\nnumber_ios = 1\n",
+		 multipath, path, path2 ? "[path q]\nslots = 0\n"
+		 "service = fixed:1us\n" : "", path2 ? path2 : "",
+		 path2 ? "\n" : "");
 	cr_assert_eq(scenario_parse(&r->sc, text, "rig", err), 0, "%s", err);
 	s->sc = &r->sc;
 	s->start = s->now = r->sc.uptime;
 	evq_init(&s->q);
-	run_result_alloc(&r->res, 1);
+	run_result_alloc(&r->res, n);
 	s->res = &r->res;
-	s->nr_paths = 1;
-	s->paths = calloc(1, sizeof(*s->paths));
-	path_setup(&s->paths[0], s, &r->sc.paths[0], 0, 1);
-	s->paths[0].stats = &r->res.path[0];
+	s->nr_paths = n;
+	s->paths = calloc(n, sizeof(*s->paths));
+	for (i = 0; i < n; i++) {
+		path_setup(&s->paths[i], s, &r->sc.paths[i], i, 1);
+		s->paths[i].stats = &r->res.path[i];
+	}
 	delay_setup(s, 1);
-	cr_assert_not_null(s->paths[0].delay);
+	for (i = 0; i < n; i++)
+		cr_assert_not_null(s->paths[i].delay);
+}
+
+static void rig_init(struct rig *r, const char *multipath, const char *path)
+{
+	rig_init2(r, multipath, path, NULL);
 }
 
 static void rig_free(struct rig *r)
 {
+	unsigned i;
+
 	delay_teardown(&r->s);
-	path_teardown(&r->s.paths[0]);
+	for (i = 0; i < r->s.nr_paths; i++)
+		path_teardown(&r->s.paths[i]);
 	free(r->s.paths);
 	evq_free(&r->s.q);
 	run_result_free(&r->res);
@@ -79,8 +99,9 @@ static struct dm_delay *rig_dc(struct rig *r)
 	return r->s.paths[0].delay;
 }
 
-/* Hand I/O k to the path at time t (not before the rig's clock). */
-static void rig_submit(struct rig *r, unsigned k, bool write, sim_ns t)
+/* Hand I/O k to path i at time t (not before the rig's clock). */
+static void rig_submit_on(struct rig *r, unsigned i, unsigned k, bool write,
+			  sim_ns t)
 {
 	struct sim_io *io = &r->io[k];
 
@@ -88,9 +109,15 @@ static void rig_submit(struct rig *r, unsigned k, bool write, sim_ns t)
 	r->s.now = t;
 	io->write = write;
 	io->bytes = 4096;
-	io->path = &r->s.paths[0];
+	io->path = &r->s.paths[i];
 	io->submit = t;
-	path_submit(&r->s.paths[0], io);
+	path_submit(&r->s.paths[i], io);
+}
+
+/* Hand I/O k to the (first) path at time t. */
+static void rig_submit(struct rig *r, unsigned k, bool write, sim_ns t)
+{
+	rig_submit_on(r, 0, k, write, t);
 }
 
 /* Run every event due up to t (all of them for SIM_NEVER). */
@@ -725,6 +752,96 @@ Test(dm_delay, timer_reduced_by_one_jiffy_fires_a_jiffy_earlier)
 	cr_assert_eq(r.out_t[1], jiffy_edge(1000, j0 + 61));
 	cr_assert_eq(rig_dc(&r)->cpu->softirqs, 2, "one softirq a timer");
 	rig_free(&r);
+}
+
+/*
+ * Two timer-mode targets share the CPU's timer base: after the softirq
+ * that fires the first one's timer, the second's, still pending, gets
+ * its own softirq at its jiffy.
+ */
+Test(dm_delay, two_targets_share_the_cpus_timer_base)
+{
+	struct rig r;
+	uint64_t j0;
+
+	rig_init2(&r, "hz = 1000\ntimer_wheel = classic", "write_delay = 60ms",
+		  "write_delay = 90ms");
+	cr_assert_eq(rig_dc(&r)->cpu, r.s.paths[1].delay->cpu);
+	j0 = jiffies_at(1000, r.s.now) + 2;
+	rig_submit_on(&r, 1, 0, true, jiffy_edge(1000, j0) + 10); /* J + 90 */
+	rig_submit_on(&r, 0, 1, true, jiffy_edge(1000, j0) + 20); /* J + 60 */
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 2);
+	cr_assert_eq(r.out[0], &r.io[1]);
+	cr_assert_eq(r.out_t[0], jiffy_edge(1000, j0 + 60));
+	cr_assert_eq(r.out[1], &r.io[0]);
+	cr_assert_eq(r.out_t[1], jiffy_edge(1000, j0 + 90));
+	rig_free(&r);
+}
+
+/* A released entry is taken again by the next bio, not a new one. */
+Test(dm_delay, the_next_bio_takes_a_released_entry)
+{
+	struct delay_entry *e;
+	struct rig r;
+
+	rig_init(&r, "hz = 1000", "write_delay = 2ms\nkthread_poll = busy");
+	rig_submit(&r, 0, true, r.s.now + 10);
+	rig_run(&r, SIM_NEVER);
+	e = rig_dc(&r)->spare;
+	cr_assert_not_null(e);
+	cr_assert_null(e->next);
+	rig_submit(&r, 1, true, r.s.now + 10);
+	cr_assert_null(rig_dc(&r)->spare);
+	cr_assert_eq(rig_dc(&r)->head, e);
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 2);
+	rig_free(&r);
+}
+
+/*
+ * --trace records each bio dm-delay holds ("delay_hold", docs/outputs.md)
+ * with the expiry the list keeps: jiffies + msecs_to_jiffies(2) at
+ * HZ=1000 for the first, submitted as the run starts.
+ */
+Test(dm_delay, trace_records_each_hold_with_its_expiry)
+{
+	static const char text[] =
+		"[multipath]\nhz = 1000\n[path sda]\nservice = fixed:50us\n"
+		"delay = 2ms\n[j]\nnumber_ios = 3\nrw = write\n";
+	char dir[] = "/tmp/mpsim-delay-XXXXXX", file[64], line[512],
+	     err[ERR_MAX] = "", want[64];
+	struct run_result res;
+	struct trace_conf tc;
+	struct scenario sc;
+	unsigned holds = 0;
+	FILE *f;
+
+	cr_assert(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/t.jsonl", dir);
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	memset(&tc, 0, sizeof(tc));
+	tc.file = file;
+	tc.until = UINT64_MAX;
+	cr_assert_eq(run_scenario_traced(&sc, 1, &tc, &res, err), 0, "%s",
+		     err);
+	snprintf(want, sizeof(want), "\"expires\":%llu}",
+		 (unsigned long long)(jiffies_at(1000, sc.uptime) + 2));
+	f = fopen(file, "r");
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "\"ev\":\"delay_hold\"")) {
+			if (!holds)
+				cr_assert(strstr(line, want), "%s", line);
+			holds++;
+		}
+	fclose(f);
+	cr_assert_eq(holds, 3);
+	cr_assert_eq(unlink(file), 0);
+	cr_assert_eq(rmdir(dir), 0);
+	run_result_free(&res);
+	scenario_free(&sc);
 }
 
 /* Timer mode re-arms for the earliest entry left after a flush (the
