@@ -371,3 +371,31 @@ Test(failover, message_words_name_a_group_or_a_path)
 		cr_assert(strstr(err, bad[i].msg), "%s: %s", bad[i].msg, err);
 	}
 }
+
+/*
+ * The table decides queue_if_no_path (docs/timing.md): the device starts
+ * with the features its table gives, whatever no_path_retry set before
+ * the run.  sda dies at 5.5 ms with its 6th I/O in service: without the
+ * feature that I/O fails (fio stops on the error); with it, held.
+ */
+Test(failover, the_table_decides_queue_if_no_path)
+{
+	static const char text[] =
+		"[multipath]\ntable = 0 2097152 multipath %s 0 1 1 "
+		"round-robin 0 1 1 8:0 1\nno_path_retry = %s\n"
+		"fail = sda at 5500us\n[path sda]\nservice = fixed:1ms\n"
+		"[j]\niodepth = 1\nruntime = 10ms\n";
+	char buf[512];
+	struct run_result r;
+
+	snprintf(buf, sizeof(buf), text, "0", "queue");
+	run_text(buf, &r);
+	cr_assert_eq(r.failed, 1, "no queue_if_no_path in the table");
+	cr_assert_eq(r.requeued, 0);
+	run_result_free(&r);
+	snprintf(buf, sizeof(buf), text, "1 queue_if_no_path", "fail");
+	run_text(buf, &r);
+	cr_assert_eq(r.failed, 0, "queue_if_no_path in the table");
+	cr_assert_eq(r.requeued, 1);
+	run_result_free(&r);
+}
