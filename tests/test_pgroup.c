@@ -399,3 +399,46 @@ Test(failover, the_table_decides_queue_if_no_path)
 	cr_assert_eq(r.requeued, 1);
 	run_result_free(&r);
 }
+
+/*
+ * A path the group's selector refuses is named with the selector's own
+ * reason; io-affinity, whose every path needs a cpumask, says how to
+ * give one only when path_args is empty, not when the mask is bad.
+ */
+static void refused_path(const char *selector, const char *args,
+			 const char *want, const char *unwanted)
+{
+	char text[512], err[ERR_MAX] = "";
+	struct run_result r;
+	struct scenario sc;
+	int ret;
+
+	mpsim_quiet = 1;
+	snprintf(text, sizeof(text), "[multipath]\nselector = %s\n"
+		 "[path sda]\nservice = fixed:1ms\n%s%s%s"
+		 "[j]\nnumber_ios = 1\n", selector, args ? "path_args = " : "",
+		 args ? args : "", args ? "\n" : "");
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	ret = scenario_validate(&sc, err);
+	if (!ret) {
+		ret = run_scenario(&sc, 1, &r, err);
+		if (!ret)
+			run_result_free(&r);
+	}
+	cr_assert_eq(ret, -EINVAL, "%s %s", selector, args ? args : "");
+	cr_assert(strstr(err, want), "%s", err);
+	if (unwanted)
+		cr_assert_null(strstr(err, unwanted), "%s", err);
+	scenario_free(&sc);
+}
+
+Test(failover, refused_path_args_named_with_the_reason)
+{
+	refused_path("io-affinity", NULL, "[path sda] path_args: io-affinity "
+		     "ps: invalid number of arguments (io-affinity takes a "
+		     "cpumask per path", NULL);
+	refused_path("io-affinity", "zz", "[path sda] path_args: io-affinity "
+		     "ps: invalid cpumask 'zz'", "takes a cpumask");
+	refused_path("round-robin", "x", "[path sda] path_args: round-robin "
+		     "ps: invalid repeat count", "takes a cpumask");
+}
