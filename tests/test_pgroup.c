@@ -442,3 +442,57 @@ Test(failover, refused_path_args_named_with_the_reason)
 	refused_path("round-robin", "x", "[path sda] path_args: round-robin "
 		     "ps: invalid repeat count", "takes a cpumask");
 }
+
+/*
+ * switch_group enables every group (switch_pg_num clears each bypassed
+ * flag), the first and the last alike: a group disabled before the
+ * switch shows E (enabled) in the status after it, not D.
+ */
+Test(failover, switch_group_enables_every_group)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = round-robin\n"
+		 "path_grouping_policy = failover\n"
+		 "message = disable_group 2 at 2500us\n"
+		 "message = switch_group 1 at 4500us\n" PATHS("10ms"), &r);
+	cr_assert(strstr(r.dmsetup, " 2 1 A 0 1 0 8:0 A 0 E 0 1 0 8:16 A 0 "),
+		  "%s", r.dmsetup);
+	run_result_free(&r);
+	run_text("[multipath]\nselector = round-robin\n"
+		 "path_grouping_policy = failover\n"
+		 "message = disable_group 1 at 2500us\n"
+		 "message = switch_group 2 at 4500us\n" PATHS("10ms"), &r);
+	cr_assert(strstr(r.dmsetup, " 2 2 E 0 1 0 8:0 A 0 A 0 1 0 8:16 A 0 "),
+		  "%s", r.dmsetup);
+	run_result_free(&r);
+}
+
+/*
+ * switch_group to the group in use still switches (switch_pg_num clears
+ * current_pg, so the next map's __switch_pg runs): with the alua handler
+ * the group's pg_init holds I/O again.  Request mode, pg_init_time 2 ms:
+ * the first I/O is held for the first pg_init (0-2 ms), so sda completes
+ * at 3, 4, ... ms: 7 by 9 ms in a 9.5 ms run.  With switch_group 1 at
+ * 5.5 ms, the I/O mapped at 6 ms is held for a second pg_init until
+ * 8 ms and completes at 9 ms: 3, 4, 5, 6 and 9 ms, 5.
+ */
+Test(failover, switch_group_to_the_current_group_inits_it_again)
+{
+	static const char text[] =
+		"[multipath]\nselector = round-robin\nmode = request\n"
+		"hardware_handler = alua\npg_init_time = 2ms\n%s"
+		"[path sda]\nservice = fixed:1ms\n"
+		"[j]\niodepth = 1\nruntime = 9500us\n";
+	char buf[512];
+	struct run_result r;
+
+	snprintf(buf, sizeof(buf), text, "");
+	run_text(buf, &r);
+	cr_assert_eq(r.path[0].ios, 7);
+	run_result_free(&r);
+	snprintf(buf, sizeof(buf), text, "message = switch_group 1 at 5500us\n");
+	run_text(buf, &r);
+	cr_assert_eq(r.path[0].ios, 5);
+	run_result_free(&r);
+}
