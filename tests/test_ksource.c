@@ -23,6 +23,7 @@
 #include "sim/run.h"
 #include "input/scenario.h"
 #include "input/table.h"
+#include "sim/clock.h"
 #include "sim/stats.h"
 
 #define TOY	"tests/ksrc/dm-ps-toy.c"
@@ -236,4 +237,42 @@ Test(ksource, compare_column)
 	cr_assert_eq(compare_run(&sc, 1, "source", &cr, err), -EINVAL);
 	cr_assert(strstr(err, "'source' needs --selector-source"), "%s", err);
 	scenario_free(&sc);
+}
+
+/*
+ * A kernel file run as a group's selector reads the scenario's clocks:
+ * the toy's info status gives the ktime, sched_clock() and jiffies of its
+ * last select_path, here the run's one I/O at its start: jiffies at the
+ * scenario's HZ, sched_clock() of its sched clock (5 us ahead of ktime).
+ */
+Test(ksource, a_groups_selector_reads_the_scenarios_hz_and_sched_clock)
+{
+	static const char text[] =
+		"[multipath]\nncpus = 2\nhz = %u\nsched_clock_offset = 5us\n"
+		"[path a]\nservice = fixed:100us\npath_args = 1\n"
+		"[j]\nnumber_ios = 1\n";
+	static const unsigned hz[] = { 1000, 100 };
+	char buf[256], want[128];
+	struct run_result r;
+	struct scenario sc;
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(hz); i++) {
+		snprintf(buf, sizeof(buf), text, hz[i]);
+		cr_assert_eq(scenario_parse(&sc, buf, "t.ini", err), 0, "%s",
+			     err);
+		cr_assert_eq(scenario_set(&sc, "selector-source", TOY, err), 0,
+			     "%s", err);
+		cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+		cr_assert_eq(run_scenario(&sc, 1, &r, err), 0, "%s", err);
+		snprintf(want, sizeof(want), " %llu %llu %llu 0 ",
+			 (unsigned long long)sc.uptime,
+			 (unsigned long long)sched_clock_at(&sc.sched, hz[i],
+							    sc.uptime),
+			 (unsigned long long)jiffies_at(hz[i], sc.uptime));
+		cr_assert(strstr(r.dmsetup, want), "HZ %u: want '%s' in %s",
+			  hz[i], want, r.dmsetup);
+		run_result_free(&r);
+		scenario_free(&sc);
+	}
 }

@@ -496,3 +496,31 @@ Test(failover, switch_group_to_the_current_group_inits_it_again)
 	cr_assert_eq(r.path[0].ios, 5);
 	run_result_free(&r);
 }
+
+/*
+ * Each group's selector is built for the scenario's machine: io-affinity
+ * falls back to the first usable path of the submitting CPU's NUMA node
+ * (§5.3).  4 CPUs in 2 nodes (CPUs 0-1, 2-3): a serves CPU 0, b CPU 2;
+ * I/O from CPU 3, which has no path, goes to b, its node's; in one node
+ * it would go to a, the machine's first.
+ */
+Test(failover, selectors_see_the_machines_numa_nodes)
+{
+	static const char text[] =
+		"[multipath]\nselector = io-affinity\nncpus = 4\n"
+		"numa_nodes = %u\n"
+		"[path a]\nservice = fixed:100us\npath_args = 1\n"
+		"[path b]\nservice = fixed:100us\npath_args = 4\n"
+		"[j]\nnumber_ios = 10\ncpus_allowed = 3\n";
+	char buf[512];
+	struct run_result r;
+
+	snprintf(buf, sizeof(buf), text, 2);
+	run_text(buf, &r);
+	cr_assert_eq(r.path[1].ios, 10);
+	run_result_free(&r);
+	snprintf(buf, sizeof(buf), text, 1);
+	run_text(buf, &r);
+	cr_assert_eq(r.path[0].ios, 10);
+	run_result_free(&r);
+}
