@@ -524,3 +524,69 @@ Test(failover, selectors_see_the_machines_numa_nodes)
 	cr_assert_eq(r.path[0].ios, 10);
 	run_result_free(&r);
 }
+
+/*
+ * The table's initial group (multipath_ctr's next_pg) takes the first
+ * I/O, before the scan in table order would: group 2 here, sdb's.
+ */
+Test(failover, the_tables_initial_group_is_used_first)
+{
+	static const char text[] =
+		"[multipath]\ntable = 0 2097152 multipath 0 0 2 %u "
+		"round-robin 0 1 1 8:0 1 round-robin 0 1 1 8:16 1\n"
+		PATHS("5500us");
+	char buf[512];
+	struct run_result r;
+
+	snprintf(buf, sizeof(buf), text, 2);
+	run_text(buf, &r);
+	cr_assert_eq(r.path[0].ios, 0);
+	cr_assert_eq(r.path[1].ios, 5);
+	run_result_free(&r);
+	snprintf(buf, sizeof(buf), text, 1);
+	run_text(buf, &r);
+	cr_assert_eq(r.path[0].ios, 5);
+	run_result_free(&r);
+}
+
+/*
+ * select_clock = ktime (the default, 5.18+): select_path reads ktime, so
+ * the sched clock's offset changes no choice of HST's; with sched_clock
+ * (5.8-5.17) a clock 50 ms ahead turns paths stale early and the slow
+ * ones, starved by the jiffies stamps, are probed (§3.10).
+ */
+Test(failover, ktime_selection_ignores_the_sched_clock)
+{
+	char err[ERR_MAX] = "";
+	struct run_result a, b, c;
+	struct scenario sc;
+	unsigned i, differ = 0;
+
+	mpsim_quiet = 1;
+	cr_assert_eq(scenario_load_builtin(&sc, "hst-bio-mpath", err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_set(&sc, "clock", "jiffies", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "runtime", "100ms", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "ramp_time", "0", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &a, err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "sched_clock_offset", "50ms", err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &b, err), 0, "%s", err);
+	/* and with select_clock = sched_clock it does */
+	cr_assert_eq(scenario_set(&sc, "select_clock", "sched_clock", err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &c, err), 0, "%s", err);
+	for (i = 0; i < a.nr_paths; i++) {
+		cr_assert_eq(a.path[i].ios, b.path[i].ios, "%s", a.names[i]);
+		differ += a.path[i].ios != c.path[i].ios;
+	}
+	cr_assert(differ, "select_clock = sched_clock: the offset shifts "
+		  "staleness");
+	run_result_free(&a);
+	run_result_free(&b);
+	run_result_free(&c);
+	scenario_free(&sc);
+}
