@@ -590,3 +590,27 @@ Test(failover, ktime_selection_ignores_the_sched_clock)
 	run_result_free(&c);
 	scenario_free(&sc);
 }
+
+/* A hardware handler is one the kernel has, in the short form as in a
+ * table (scsi_dh_attach: "error attaching hardware handler"). */
+Test(failover, hardware_handler_is_one_the_kernel_has)
+{
+	char err[ERR_MAX] = "";
+	struct scenario sc;
+
+	mpsim_quiet = 1;
+	cr_assert_eq(scenario_parse(&sc, "[multipath]\nmode = request\n"
+				    PATHS("1ms"), "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "hardware_handler", "x", err), -EINVAL);
+	cr_assert(strstr(err, "'x' is not a hardware handler the kernel has"),
+		  "%s", err);
+	cr_assert_str_eq(sc.hw_handler, "");
+	cr_assert_eq(scenario_set(&sc, "hardware_handler", "Alua", err),
+		     -EINVAL);
+	cr_assert_eq(scenario_set(&sc, "hardware_handler", "rdac", err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_set(&sc, "hardware_handler", "", err), 0, "%s",
+		     err);
+	cr_assert_str_eq(sc.hw_handler, "");
+	scenario_free(&sc);
+}
