@@ -614,3 +614,32 @@ Test(failover, hardware_handler_is_one_the_kernel_has)
 	cr_assert_str_eq(sc.hw_handler, "");
 	scenario_free(&sc);
 }
+
+/*
+ * A group switch while a pg_init is in progress asks for another
+ * (__switch_pg sets PG_INIT_REQUIRED; pg_init_done then initialises the
+ * new group before it releases the I/O).  Request mode, alua, pg_init
+ * 2 ms: j's first I/O switches to group 1 at 0 (sda's pg_init to 2 ms);
+ * switch_group 2 at 1 ms; k's first I/O, at 1.5 ms, switches to group 2
+ * and is held too.  At 2 ms the done asks for sdb's pg_init, to 4 ms:
+ * both I/Os go to sdb then, and j's first completes at 5 ms, not 3 ms.
+ */
+Test(failover, a_switch_during_pg_init_inits_the_new_group)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = round-robin\n"
+		 "path_grouping_policy = failover\nmode = request\n"
+		 "hardware_handler = alua\npg_init_time = 2ms\n"
+		 "message = switch_group 2 at 1ms\n"
+		 "[path sda]\nprio = optimized\nservice = fixed:1ms\n"
+		 "[path sdb]\nprio = non-optimized\nservice = fixed:1ms\n"
+		 "[j]\niodepth = 1\nruntime = 7ms\n"
+		 "[k]\niodepth = 1\nstartdelay = 1500us\nruntime = 5500us\n",
+		 &r);
+	cr_assert_eq(r.path[0].ios, 0);
+	cr_assert_eq(r.path[1].ios, 4);
+	cr_assert_geq(r.path[1].lat.max, 5 * NSEC_PER_MSEC);
+	cr_assert_lt(r.path[1].lat.max, 5100 * NSEC_PER_USEC);
+	run_result_free(&r);
+}
