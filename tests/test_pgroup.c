@@ -643,3 +643,22 @@ Test(failover, a_switch_during_pg_init_inits_the_new_group)
 	cr_assert_lt(r.path[1].lat.max, 5100 * NSEC_PER_USEC);
 	run_result_free(&r);
 }
+
+/*
+ * The scan's switch back to an earlier group: on group 2 (sda failed at
+ * 10.5 ms, back at 20.25 ms, failback manual), sdb fails at 25.5 ms; the
+ * scan takes group 1 and the device switches to it: the status shows
+ * group 1 active (A) and group 2 enabled (E) with its path failed.
+ */
+Test(failover, the_scan_switches_back_to_an_earlier_group)
+{
+	struct run_result r;
+
+	run_text(TWO_GROUPS "failback = manual\nfail = sdb at 25500us\n"
+		 PATHS("30ms"), &r);
+	cr_assert_eq(r.path[0].ios, 14);
+	cr_assert_eq(r.path[1].ios, 14);
+	cr_assert(strstr(r.dmsetup, "multipath 2 0 0 0 2 1 A 0 1 0 8:0 A 1 "
+			 "E 0 1 0 8:16 F 1 \n"), "%s", r.dmsetup);
+	run_result_free(&r);
+}
