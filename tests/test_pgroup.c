@@ -662,3 +662,30 @@ Test(failover, the_scan_switches_back_to_an_earlier_group)
 			 "E 0 1 0 8:16 F 1 \n"), "%s", r.dmsetup);
 	run_result_free(&r);
 }
+
+/*
+ * choose_pgpath's scan asks each group's selector once a pass: the
+ * groups not bypassed, then the bypassed ones.  io-affinity counts every
+ * ask from a CPU that has no path of its own (map_misses, its status
+ * info).  Group 1 is a (CPU 0), failed at the start; group 2, b (CPU 1),
+ * disabled; the job runs on CPU 1.  The first I/O asks group 1 as the
+ * table's initial group, then once in the first pass, then takes group
+ * 2 in the second: 2 misses, and group 2 serves every later I/O.
+ */
+Test(failover, the_scan_asks_each_group_once_a_pass)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = io-affinity\nncpus = 2\n"
+		 "path_grouping_policy = failover\nfail = a at 0\n"
+		 "message = disable_group 2 at 0\n"
+		 "[path a]\nprio = optimized\nservice = fixed:1ms\n"
+		 "path_args = 1\n"
+		 "[path b]\nprio = non-optimized\nservice = fixed:1ms\n"
+		 "path_args = 2\n"
+		 "[j]\niodepth = 1\nnumber_ios = 5\ncpus_allowed = 1\n", &r);
+	cr_assert_eq(r.path[1].ios, 5);
+	cr_assert(strstr(r.dmsetup, " 2 2 E 0 1 1 a F 1 2 D 0 1 1 b A 0 0 \n"),
+		  "%s", r.dmsetup);
+	run_result_free(&r);
+}
