@@ -689,3 +689,31 @@ Test(failover, the_scan_asks_each_group_once_a_pass)
 		  "%s", r.dmsetup);
 	run_result_free(&r);
 }
+
+/*
+ * With no valid path choose_pgpath clears MPATHF_QUEUE_IO, which
+ * alloc_multipath_stage2 set: the status's first feature word is 0 while
+ * the I/O waits for a path (queue_if_no_path), and the path's return
+ * maps it at once: sda, dead from the start, back at 5 ms, completes the
+ * first I/O at 6 ms.
+ */
+Test(failover, no_valid_path_clears_queue_io)
+{
+	static const char text[] =
+		"[multipath]\nselector = round-robin\nqueue_if_no_path = 1\n"
+		"fail = sda at 0\n%s[path sda]\nservice = fixed:1ms\n"
+		"[j]\niodepth = 1\nnumber_ios = 3\n%s";
+	char buf[512];
+	struct run_result r;
+
+	snprintf(buf, sizeof(buf), text, "", "runtime = 2ms\n");
+	run_text(buf, &r);
+	cr_assert(strstr(r.dmsetup, "0 2097152 multipath 2 0 0 0 1 1 E 0 1 0 "
+			 "8:0 F 1 \n"), "%s", r.dmsetup);
+	run_result_free(&r);
+	snprintf(buf, sizeof(buf), text, "reinstate = sda at 5ms\n", "");
+	run_text(buf, &r);
+	cr_assert_eq(r.path[0].ios, 3);
+	cr_assert_eq(r.path[0].lat.max, 6 * NSEC_PER_MSEC);
+	run_result_free(&r);
+}
