@@ -276,3 +276,38 @@ Test(ksource, a_groups_selector_reads_the_scenarios_hz_and_sched_clock)
 		scenario_free(&sc);
 	}
 }
+
+/*
+ * A selector may give no path while its group has valid ones (stingy
+ * gives one to its first select_path only).  choose_pgpath then scans
+ * the groups once a pass, not bypassed then bypassed, and forgets the
+ * current group when it finds nothing, so the next map scans again
+ * without asking that group first.  Two valid paths, queue_if_no_path:
+ * j's I/O at 0 takes a (1 select); k's at 5 ms asks the current group,
+ * then the scan's one pass (2 more), and is held; l's at 6 ms, with no
+ * current group, only the scan's (1): 4 in all, and the group is not
+ * the active one (E).
+ */
+Test(ksource, a_selector_without_a_path_for_a_valid_group)
+{
+	static const char text[] =
+		"[multipath]\nqueue_if_no_path = 1\n"
+		"[path a]\nservice = fixed:1ms\n[path b]\nservice = fixed:1ms\n"
+		"[j]\nnumber_ios = 1\n"
+		"[k]\nnumber_ios = 1\nstartdelay = 5ms\n"
+		"[l]\nnumber_ios = 1\nstartdelay = 6ms\n";
+	struct run_result r;
+	struct scenario sc;
+
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "selector-source",
+				  "tests/ksrc/dm-ps-stingy.c", err), 0, "%s",
+		     err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &r, err), 0, "%s", err);
+	cr_assert_eq(r.path[0].ios, 1);
+	cr_assert(strstr(r.dmsetup, " 1 1 E 4 2 0 a A 0 b A 0 \n"), "%s",
+		  r.dmsetup);
+	run_result_free(&r);
+	scenario_free(&sc);
+}
