@@ -717,3 +717,26 @@ Test(failover, no_valid_path_clears_queue_io)
 	cr_assert_eq(r.path[0].lat.max, 6 * NSEC_PER_MSEC);
 	run_result_free(&r);
 }
+
+/*
+ * A bypassed group's pg_init waits its delayed work to the nanosecond:
+ * HZ=1000, classic wheel, pg_init_delay_msecs = 1.  The I/O mapped 1 ns
+ * before a tick edge (service 999999 ns: the second I/O at 999999 ns,
+ * after disable_group 1 at 0.5 ms) queues the work for the next jiffy,
+ * whose edge is 1 ns later: it is held that 1 ns, and its latency is
+ * exactly 1 ms.
+ */
+Test(failover, a_delayed_pg_init_waits_to_the_ns)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = round-robin\nmode = request\n"
+		 "hz = 1000\ntimer_wheel = classic\nhardware_handler = alua\n"
+		 "pg_init_delay_msecs = 1\nmessage = disable_group 1 at 500us\n"
+		 "[path sda]\nservice = fixed:999999ns\n"
+		 "[j]\niodepth = 1\nnumber_ios = 2\n", &r);
+	cr_assert_eq(r.path[0].ios, 2);
+	cr_assert_eq(r.path[0].lat.min, 999999);
+	cr_assert_eq(r.path[0].lat.max, 1000000);
+	run_result_free(&r);
+}
