@@ -740,3 +740,32 @@ Test(failover, a_delayed_pg_init_waits_to_the_ns)
 	cr_assert_eq(r.path[0].lat.max, 1000000);
 	run_result_free(&r);
 }
+
+/*
+ * A pg_init asked for a group that is no longer current releases the
+ * held I/O: j's first I/O switches to group 1 at 0 (pg_init to 2 ms);
+ * switch_group 2 at 0.5 ms; k's I/O at 1 ms switches to group 2, which
+ * asks for another pg_init; disable_group 2 at 1.5 ms leaves no current
+ * group.  At 2 ms the done finds none to initialise (__pg_init_all_paths
+ * returns 0) and releases the I/O: the scan takes group 1 again, whose
+ * pg_init holds it to 4 ms; j's first completes at 5 ms, sda 7 in 10 ms.
+ */
+Test(failover, a_pg_init_without_a_current_group_releases_the_io)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = round-robin\n"
+		 "path_grouping_policy = failover\nmode = request\n"
+		 "hardware_handler = alua\npg_init_time = 2ms\n"
+		 "message = switch_group 2 at 500us\n"
+		 "message = disable_group 2 at 1500us\n"
+		 "[path sda]\nprio = optimized\nservice = fixed:1ms\n"
+		 "[path sdb]\nprio = non-optimized\nservice = fixed:1ms\n"
+		 "[j]\niodepth = 1\nruntime = 10ms\n"
+		 "[k]\niodepth = 1\nstartdelay = 1ms\nruntime = 9ms\n", &r);
+	cr_assert_eq(r.path[0].ios, 7);
+	cr_assert_eq(r.path[1].ios, 0);
+	cr_assert_geq(r.path[0].lat.max, 5 * NSEC_PER_MSEC);
+	cr_assert_lt(r.path[0].lat.max, 5100 * NSEC_PER_USEC);
+	run_result_free(&r);
+}
