@@ -769,3 +769,20 @@ Test(failover, a_pg_init_without_a_current_group_releases_the_io)
 	cr_assert_lt(r.path[0].lat.max, 5100 * NSEC_PER_USEC);
 	run_result_free(&r);
 }
+
+/* fail_path and reinstate_path messages act as the scripted fail and
+ * reinstate: the timeline of two_groups_fail_over_and_back_immediately. */
+Test(failover, fail_and_reinstate_path_messages)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = round-robin\n"
+		 "path_grouping_policy = failover\nfailback = immediate\n"
+		 "message = fail_path sda at 10500us\n"
+		 "message = reinstate_path /dev/sda at 20250us\n" PATHS("30ms"),
+		 &r);
+	cr_assert_eq(r.path[0].ios, 19);
+	cr_assert_eq(r.path[0].errors, 1);
+	cr_assert_eq(r.path[1].ios, 10);
+	run_result_free(&r);
+}
