@@ -524,6 +524,10 @@ int set_hardware_handler(struct target *t, const char *v, char *err)
 {
 	int r = table_owns(t->sc, err);
 
+	/* as the table's: scsi_dh_attach() knows no other name */
+	if (!r && v[0] && !mp_hw_handler_known(v))
+		r = input_error(err, "'" SHOW "' is not a hardware handler the "
+				"kernel has (alua, emc, hp_sw or rdac)", v);
 	return r ? r : set_string(v, t->sc->hw_handler,
 				  sizeof(t->sc->hw_handler), true, err);
 }

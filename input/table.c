@@ -183,6 +183,11 @@ static int parse_features(struct arg_set *as, struct mp_table *t, char *err)
 /* The handlers scsi_dh_attach() can load (drivers/scsi/device_handler/). */
 static const char *const hw_handlers[] = { "alua", "emc", "hp_sw", "rdac" };
 
+bool mp_hw_handler_known(const char *name)
+{
+	return str_in_list(name, hw_handlers, ARRAY_SIZE(hw_handlers));
+}
+
 /*
  * Bio mode skips the handler and its words (the kernel's DMERR "bio-based
  * multipath doesn't allow hardware handler args", a warning here).
@@ -207,7 +212,7 @@ static int parse_hw_handler(struct arg_set *as, struct mp_table *t,
 		return 0;
 	}
 	name = shift_arg(as);
-	if (!str_in_list(name, hw_handlers, ARRAY_SIZE(hw_handlers)))
+	if (!mp_hw_handler_known(name))
 		return table_error(err, as, "error attaching hardware handler",
 				   name);
 	snprintf(t->hw_handler, sizeof(t->hw_handler), "%s", name);

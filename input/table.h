@@ -46,6 +46,9 @@ int mp_table_from_scenario(struct mp_table *t, const struct scenario *sc,
 void table_selectors(const struct scenario *sc, char *buf, size_t size);
 /* Whether a group of sc runs the selector called name (a kernel name). */
 bool table_has_selector(const struct scenario *sc, const char *name);
+/* Whether name is a hardware handler the kernel has (scsi_dh: alua, emc,
+ * hp_sw, rdac); the table's and hardware_handler='s are refused else. */
+bool mp_hw_handler_known(const char *name);
 
 /*
  * Run sc on the device its table builds (mp_table_from_scenario, handed

@@ -6,16 +6,20 @@
  * falling into step with the tick.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
 #include "sim/clock.h"
 #include "sim/delay.h"
+#include "sim/rng.h"
 #include "input/scenario.h"
 #include "input/table.h"
 #include "sim/run.h"
+#include "sim/trace.h"
 
 /* ---- a rig: one path with its layer, driven by hand ---- */
 
@@ -40,33 +44,50 @@ struct rig {
 	unsigned nwakes;
 };
 
-static void rig_init(struct rig *r, const char *multipath, const char *path)
+/* The rig with a second path when path2 is not NULL (both with their
+ * layers, on the one CPU's timer base in timer mode). */
+static void rig_init2(struct rig *r, const char *multipath, const char *path,
+		      const char *path2)
 {
-	char text[512], err[ERR_MAX] = "";
+	char text[1024], err[ERR_MAX] = "";
 	struct sim *s = &r->s;
+	unsigned i, n = path2 ? 2 : 1;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(text, sizeof(text), "[multipath]\n%s\n[path p]\nslots = 0\n"
-		 "service = fixed:1us\n%s\n[j]\nnumber_ios = 1\n", multipath,
-		 path);
+		 "service = fixed:1us\n%s\n%s%s%s[j]\nnumber_ios = 1\n",
+		 multipath, path, path2 ? "[path q]\nslots = 0\n"
+		 "service = fixed:1us\n" : "", path2 ? path2 : "",
+		 path2 ? "\n" : "");
 	cr_assert_eq(scenario_parse(&r->sc, text, "rig", err), 0, "%s", err);
 	s->sc = &r->sc;
 	s->start = s->now = r->sc.uptime;
 	evq_init(&s->q);
-	run_result_alloc(&r->res, 1);
+	run_result_alloc(&r->res, n);
 	s->res = &r->res;
-	s->nr_paths = 1;
-	s->paths = calloc(1, sizeof(*s->paths));
-	path_setup(&s->paths[0], s, &r->sc.paths[0], 0, 1);
-	s->paths[0].stats = &r->res.path[0];
+	s->nr_paths = n;
+	s->paths = calloc(n, sizeof(*s->paths));
+	for (i = 0; i < n; i++) {
+		path_setup(&s->paths[i], s, &r->sc.paths[i], i, 1);
+		s->paths[i].stats = &r->res.path[i];
+	}
 	delay_setup(s, 1);
-	cr_assert_not_null(s->paths[0].delay);
+	for (i = 0; i < n; i++)
+		cr_assert_not_null(s->paths[i].delay);
+}
+
+static void rig_init(struct rig *r, const char *multipath, const char *path)
+{
+	rig_init2(r, multipath, path, NULL);
 }
 
 static void rig_free(struct rig *r)
 {
+	unsigned i;
+
 	delay_teardown(&r->s);
-	path_teardown(&r->s.paths[0]);
+	for (i = 0; i < r->s.nr_paths; i++)
+		path_teardown(&r->s.paths[i]);
 	free(r->s.paths);
 	evq_free(&r->s.q);
 	run_result_free(&r->res);
@@ -78,8 +99,9 @@ static struct dm_delay *rig_dc(struct rig *r)
 	return r->s.paths[0].delay;
 }
 
-/* Hand I/O k to the path at time t (not before the rig's clock). */
-static void rig_submit(struct rig *r, unsigned k, bool write, sim_ns t)
+/* Hand I/O k to path i at time t (not before the rig's clock). */
+static void rig_submit_on(struct rig *r, unsigned i, unsigned k, bool write,
+			  sim_ns t)
 {
 	struct sim_io *io = &r->io[k];
 
@@ -87,9 +109,15 @@ static void rig_submit(struct rig *r, unsigned k, bool write, sim_ns t)
 	r->s.now = t;
 	io->write = write;
 	io->bytes = 4096;
-	io->path = &r->s.paths[0];
+	io->path = &r->s.paths[i];
 	io->submit = t;
-	path_submit(&r->s.paths[0], io);
+	path_submit(&r->s.paths[i], io);
+}
+
+/* Hand I/O k to the (first) path at time t. */
+static void rig_submit(struct rig *r, unsigned k, bool write, sim_ns t)
+{
+	rig_submit_on(r, 0, k, write, t);
 }
 
 /* Run every event due up to t (all of them for SIM_NEVER). */
@@ -119,6 +147,58 @@ static void rig_run(struct rig *r, sim_ns t)
 	}
 }
 
+/*
+ * Every path with a delayed class gets its layer and no other path does;
+ * the timer-mode ones share the CPU's timer base.  Teardown frees and
+ * clears them all, the last path's too.
+ */
+Test(dm_delay, setup_and_teardown_cover_every_path)
+{
+	static const char text[] =
+		"[path a]\nslots = 0\nservice = fixed:1us\ndelay = 60ms\n"
+		"[path b]\nslots = 0\nservice = fixed:1us\n"
+		"[path c]\nslots = 0\nservice = fixed:1us\nwrite_delay = 70\n"
+		"[j]\nnumber_ios = 1\n";
+	char err[ERR_MAX] = "";
+	struct run_result res;
+	struct scenario sc;
+	struct sim s;
+	unsigned i;
+
+	memset(&s, 0, sizeof(s));
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	s.sc = &sc;
+	s.start = s.now = sc.uptime;
+	evq_init(&s.q);
+	run_result_alloc(&res, 3);
+	s.res = &res;
+	s.nr_paths = 3;
+	s.paths = calloc(3, sizeof(*s.paths));
+	for (i = 0; i < 3; i++) {
+		path_setup(&s.paths[i], &s, &sc.paths[i], i, 1);
+		s.paths[i].stats = &res.path[i];
+	}
+	delay_setup(&s, 1);
+	cr_assert_not_null(s.paths[0].delay);
+	cr_assert_null(s.paths[1].delay, "no class delayed: no layer");
+	cr_assert_not_null(s.paths[2].delay);
+	cr_assert_not_null(s.delay_cpu);
+	cr_assert_eq(s.paths[0].delay->cpu, s.delay_cpu);
+	cr_assert_eq(s.paths[2].delay->cpu, s.delay_cpu);
+	cr_assert_eq(s.paths[2].delay->path, &s.paths[2]);
+	delay_teardown(&s);
+	for (i = 0; i < 3; i++)
+		cr_assert_null(s.paths[i].delay, "path %u", i);
+	cr_assert_null(s.delay_cpu);
+	for (i = 0; i < 3; i++)
+		path_teardown(&s.paths[i]);
+	free(s.paths);
+	evq_free(&s.q);
+	run_result_free(&res);
+	scenario_free(&sc);
+}
+
+/* ---- the constructor ---- */
 /* ---- the constructor ---- */
 
 static struct delay_conf conf_ms(unsigned rd, unsigned wr)
@@ -172,6 +252,105 @@ Test(dm_delay, poll_interval_is_min_1ms_and_eighth_of_min_delay)
 
 		cr_assert_eq(delay_sleep_us(&c), v[i].us, "read %u write %u",
 			     v[i].rd, v[i].wr);
+	}
+}
+
+/* A layer exists when any class is delayed, each class alone too. */
+Test(dm_delay, present_when_any_one_class_is_delayed)
+{
+	struct delay_conf c = conf_ms(0, 0);
+
+	cr_assert_not(delay_present(&c));
+	c.flush_ms = 7;
+	cr_assert_not(delay_present(&c), "flush follows write unless given");
+	c.flush_given = true;
+	cr_assert(delay_present(&c), "flush alone");
+	c = conf_ms(5, 0);
+	cr_assert(delay_present(&c), "read alone");
+	c = conf_ms(0, 4);
+	c.flush_given = true;
+	cr_assert(delay_present(&c), "write alone, flush 0 given");
+}
+
+/*
+ * max_delay (§7.4) is the largest class delay: a 0 after a large class
+ * leaves it alone, and one more than the maximum so far (49 then 50)
+ * replaces it.  6.6 (before 70bbeb29fab0) is timer mode at any delay.
+ */
+Test(dm_delay, max_delay_is_the_largest_class)
+{
+	struct delay_conf c = conf_ms(60, 0);
+
+	cr_assert_not(delay_use_kthread(&c), "read 60, write 0");
+	c = conf_ms(49, 50);
+	cr_assert_not(delay_use_kthread(&c), "read 49, write 50");
+	c = conf_ms(49, 48);
+	cr_assert(delay_use_kthread(&c));
+	c = conf_ms(2, 2);
+	cr_assert_not(delay_use_kthread_in(&c, 6006));
+	cr_assert(delay_use_kthread_in(&c, 6007));
+}
+
+/* min_delay (§7.4, 6.16+) is the smallest non-zero class, the flush
+ * class's own delay too, and one less than the smallest so far counts. */
+Test(dm_delay, poll_interval_from_the_smallest_class_flush_too)
+{
+	struct delay_conf c = conf_ms(16, 8);
+
+	c.flush_ms = 2;
+	c.flush_given = true;
+	cr_assert_eq(delay_sleep_us(&c), 250, "flush 2 ms");
+	c = conf_ms(5, 4);
+	cr_assert_eq(delay_sleep_us(&c), 500, "read 5, write 4");
+}
+
+/* Leave v in the stack below the caller's frame, where the next call's
+ * locals will be. */
+static __attribute__((noinline)) void stack_fill(unsigned v)
+{
+	volatile unsigned a[1024];
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(a); i++)
+		a[i] = v;
+}
+
+/*
+ * delay_sleep_us() with v in the caller's first callee-saved register
+ * (x86-64: rbx), which a callee that saves it keeps in its frame beside
+ * its locals.
+ */
+static __attribute__((noinline)) unsigned
+sleep_us_beside(const struct delay_conf *c, unsigned long v)
+{
+#if defined(__x86_64__)
+	register unsigned long keep __asm__("rbx") = v;
+	unsigned us;
+
+	__asm__ volatile("" : "+r"(keep));
+	us = delay_sleep_us(c);
+	__asm__ volatile("" : : "r"(keep));
+	return us;
+#else
+	(void)v;
+	return delay_sleep_us(c);
+#endif
+}
+
+/*
+ * min_delay is taken over the three classes and nothing past them: with
+ * small numbers left in the stack and in the registers the callee saves
+ * beside its array, where a fourth class would be read, 40 ms still
+ * sleeps 1 ms.
+ */
+Test(dm_delay, poll_interval_reads_only_the_three_classes)
+{
+	struct delay_conf c = conf_ms(40, 40);
+	unsigned v;
+
+	for (v = 1; v < 8; v++) {
+		stack_fill(v);
+		cr_assert_eq(sleep_us_beside(&c, v), 1000, "%u", v);
 	}
 }
 
@@ -260,6 +439,92 @@ Test(dm_delay, later_short_delay_overtakes_and_due_entries_keep_list_order)
 	rig_free(&r);
 }
 
+/*
+ * After a flush the poll is re-armed for the earliest entry left, not the
+ * first on the list: C (write, 2 ms), then A (read, 9 ms) and B (flush,
+ * 7 ms) queued behind it; A is ahead of B on the list, B is due first.
+ * One wake per due instant (a pending earlier poll covers a later bio).
+ */
+Test(dm_delay, rearmed_for_the_earliest_left_not_the_first)
+{
+	struct rig r;
+	uint64_t j0;
+
+	rig_init(&r, "hz = 1000", "read_delay = 9ms\nwrite_delay = 2ms\n"
+		 "flush_delay = 7ms\nkthread_poll = busy");
+	j0 = jiffies_at(1000, r.s.now) + 1;
+	rig_submit(&r, 0, true, jiffy_edge(1000, j0) + 5);	/* C: J + 2 */
+	rig_submit(&r, 1, false, jiffy_edge(1000, j0) + 6);	/* A: J + 9 */
+	r.io[2].ddir = DDIR_SYNC;
+	rig_submit(&r, 2, true, jiffy_edge(1000, j0) + 7);	/* B: J + 7 */
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 3);
+	cr_assert_eq(r.out[0], &r.io[0]);
+	cr_assert_eq(r.out_t[0], jiffy_edge(1000, j0 + 2));
+	cr_assert_eq(r.out[1], &r.io[2]);
+	cr_assert_eq(r.out_t[1], jiffy_edge(1000, j0 + 7));
+	cr_assert_eq(r.out[2], &r.io[1]);
+	cr_assert_eq(r.out_t[2], jiffy_edge(1000, j0 + 9));
+	cr_assert_eq(r.nwakes, 3);
+	cr_assert_eq(r.wakes[0], jiffy_edge(1000, j0 + 2));
+	cr_assert_eq(r.wakes[1], jiffy_edge(1000, j0 + 7));
+	cr_assert_eq(r.wakes[2], jiffy_edge(1000, j0 + 9));
+	cr_assert_eq(rig_dc(&r)->delayed, 3);
+	/* released entries are kept for the next bios: no allocation per
+	 * bio once the list has had its largest length */
+	cr_assert_not_null(rig_dc(&r)->spare);
+	rig_free(&r);
+}
+
+/*
+ * §7.6's ns expiry with a busy kthread: each entry is released at its
+ * own nanosecond.  Entries due 1 ns apart, the later one ahead on the
+ * list, are released 1 ns apart; a poll that finds one due 1 ns early
+ * leaves it; a bio due at the instant of the pending poll adds no poll.
+ */
+Test(dm_delay, ns_expiry_busy_poll_releases_at_the_ns)
+{
+	struct rig r;
+	sim_ns t0, t1;
+
+	rig_init(&r, "hz = 1000", "read_delay = 9ms\nwrite_delay = 2ms\n"
+		 "flush_delay = 8ms\nexpiry = ns\nkthread_poll = busy");
+	cr_assert(rig_dc(&r)->ns_expiry);
+	t0 = r.s.now + 1000;
+	rig_submit(&r, 0, true, t0);			/* C: t0 + 2 ms */
+	rig_submit(&r, 1, false, t0 + 1);		/* A: t0 + 9 ms + 1 */
+	r.io[2].ddir = DDIR_SYNC;
+	rig_submit(&r, 2, true, t0 + 1000000);		/* B: t0 + 9 ms */
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 3);
+	cr_assert_eq(r.out[0], &r.io[0]);
+	cr_assert_eq(r.out_t[0], t0 + 2000000);
+	cr_assert_eq(r.out[1], &r.io[2]);
+	cr_assert_eq(r.out_t[1], t0 + 9000000);
+	cr_assert_eq(r.out[2], &r.io[1]);
+	cr_assert_eq(r.out_t[2], t0 + 9000001);
+	cr_assert_eq(r.nwakes, 3);
+
+	/* A (read) queued first, B due 1 ns before it: the pending poll
+	 * moves 1 ns earlier; D (write) due at that same ns adds no poll */
+	r.nout = r.nwakes = 0;
+	t1 = r.s.now + 1000;
+	rig_submit(&r, 3, false, t1);			/* A: t1 + 9 ms */
+	r.io[4].ddir = DDIR_SYNC;
+	rig_submit(&r, 4, true, t1 + 1000000 - 1);	/* B: t1 + 9 ms - 1 */
+	rig_submit(&r, 5, true, t1 + 7000000 - 1);	/* D: t1 + 9 ms - 1 */
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 3);
+	cr_assert_eq(r.out[0], &r.io[4]);
+	cr_assert_eq(r.out[1], &r.io[5]);
+	cr_assert_eq(r.out_t[1], t1 + 9000000 - 1);
+	cr_assert_eq(r.out[2], &r.io[3]);
+	cr_assert_eq(r.out_t[2], t1 + 9000000);
+	cr_assert_eq(r.wakes[0], t1 + 9000000 - 1);
+	cr_assert_eq(rig_dc(&r)->polls, 5, "3 polls, then 2");
+	rig_free(&r);
+}
+
 Test(dm_delay, zero_delay_class_passes_straight_through)
 {
 	struct rig r;
@@ -332,6 +597,45 @@ Test(dm_delay, sleeping_kthread_polls_every_interval_with_bounded_slack)
 	/* the list is empty: the worker sleeps until woken again */
 	cr_assert_eq(rig_dc(&r)->wake_at, SIM_NEVER);
 	rig_free(&r);
+}
+
+/*
+ * usleep_range(us, us + us / 4) (§7.4): each sleep is the interval plus a
+ * slack uniform over 0 .. us / 4 microseconds, both ends included, in
+ * ns, drawn from the layer's own stream (path 0's, of the rig's seed 1)
+ * in the order the sleeps are taken.
+ */
+Test(dm_delay, sleeping_kthread_slack_is_uniform_to_a_quarter_inclusive)
+{
+	/* delay, worker_sleep_us, the slack's largest ns */
+	static const unsigned v[][3] = {
+		{ 3, 375, 93000 }, { 1, 125, 31000 }, { 20, 1000, 250000 },
+	};
+	unsigned i, k;
+
+	for (k = 0; k < ARRAY_SIZE(v); k++) {
+		gsl_rng *g = rng_stream(1, RNG_LAYER, 0);
+		char path[64];
+		struct rig r;
+
+		snprintf(path, sizeof(path), "delay = %ums\nexpiry = ns",
+			 v[k][0]);
+		rig_init(&r, "hz = 250", path);
+		cr_assert_eq(rig_dc(&r)->sleep_us, v[k][1]);
+		rig_submit(&r, 0, true, r.s.now + 5);
+		rig_run(&r, SIM_NEVER);
+		cr_assert_eq(r.nout, 1);
+		cr_assert_geq(r.nwakes, 5);
+		for (i = 0; i < r.nwakes && i < 64; i++) {
+			sim_ns from = i ? r.wakes[i - 1] : r.io[0].submit;
+
+			cr_assert_eq(r.wakes[i] - from, v[k][1] * 1000ULL +
+				     gsl_rng_uniform_int(g, v[k][2] + 1),
+				     "%u ms, sleep %u", v[k][0], i);
+		}
+		gsl_rng_free(g);
+		rig_free(&r);
+	}
 }
 
 Test(dm_delay, ns_expiry_is_not_used_in_timer_mode)
@@ -425,6 +729,230 @@ Test(dm_delay, timer_is_reduced_for_an_earlier_entry_and_rearmed_after)
 	/* the work re-armed the timer for the read left on the list */
 	cr_assert_eq(r.out[1], &r.io[0]);
 	cr_assert_eq(r.out_t[1], jiffy_edge(1000, j0 + 100));
+	rig_free(&r);
+}
+
+/* A pending timer reduced by one jiffy fires that jiffy earlier: the
+ * softirq follows the wheel's new next expiry. */
+Test(dm_delay, timer_reduced_by_one_jiffy_fires_a_jiffy_earlier)
+{
+	struct rig r;
+	uint64_t j0;
+
+	rig_init(&r, "hz = 1000\ntimer_wheel = classic",
+		 "read_delay = 61ms\nwrite_delay = 60ms");
+	j0 = jiffies_at(1000, r.s.now) + 2;
+	rig_submit(&r, 0, false, jiffy_edge(1000, j0) + 10);	/* J + 61 */
+	rig_submit(&r, 1, true, jiffy_edge(1000, j0) + 20);	/* J + 60 */
+	cr_assert_eq(rig_dc(&r)->timer.expires, j0 + 60);
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 2);
+	cr_assert_eq(r.out[0], &r.io[1]);
+	cr_assert_eq(r.out_t[0], jiffy_edge(1000, j0 + 60));
+	cr_assert_eq(r.out_t[1], jiffy_edge(1000, j0 + 61));
+	cr_assert_eq(rig_dc(&r)->cpu->softirqs, 2, "one softirq a timer");
+	rig_free(&r);
+}
+
+/*
+ * Two timer-mode targets share the CPU's timer base: after the softirq
+ * that fires the first one's timer, the second's, still pending, gets
+ * its own softirq at its jiffy.
+ */
+Test(dm_delay, two_targets_share_the_cpus_timer_base)
+{
+	struct rig r;
+	uint64_t j0;
+
+	rig_init2(&r, "hz = 1000\ntimer_wheel = classic", "write_delay = 60ms",
+		  "write_delay = 90ms");
+	cr_assert_eq(rig_dc(&r)->cpu, r.s.paths[1].delay->cpu);
+	j0 = jiffies_at(1000, r.s.now) + 2;
+	rig_submit_on(&r, 1, 0, true, jiffy_edge(1000, j0) + 10); /* J + 90 */
+	rig_submit_on(&r, 0, 1, true, jiffy_edge(1000, j0) + 20); /* J + 60 */
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 2);
+	cr_assert_eq(r.out[0], &r.io[1]);
+	cr_assert_eq(r.out_t[0], jiffy_edge(1000, j0 + 60));
+	cr_assert_eq(r.out[1], &r.io[0]);
+	cr_assert_eq(r.out_t[1], jiffy_edge(1000, j0 + 90));
+	rig_free(&r);
+}
+
+/* A released entry is taken again by the next bio, not a new one. */
+Test(dm_delay, the_next_bio_takes_a_released_entry)
+{
+	struct delay_entry *e;
+	struct rig r;
+
+	rig_init(&r, "hz = 1000", "write_delay = 2ms\nkthread_poll = busy");
+	rig_submit(&r, 0, true, r.s.now + 10);
+	rig_run(&r, SIM_NEVER);
+	e = rig_dc(&r)->spare;
+	cr_assert_not_null(e);
+	cr_assert_null(e->next);
+	rig_submit(&r, 1, true, r.s.now + 10);
+	cr_assert_null(rig_dc(&r)->spare);
+	cr_assert_eq(rig_dc(&r)->head, e);
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 2);
+	rig_free(&r);
+}
+
+/*
+ * --trace records each bio dm-delay holds ("delay_hold", docs/outputs.md)
+ * with the expiry the list keeps: jiffies + msecs_to_jiffies(2) at
+ * HZ=1000 for the first, submitted as the run starts.
+ */
+Test(dm_delay, trace_records_each_hold_with_its_expiry)
+{
+	static const char text[] =
+		"[multipath]\nhz = 1000\n[path sda]\nservice = fixed:50us\n"
+		"delay = 2ms\n[j]\nnumber_ios = 3\nrw = write\n";
+	char dir[] = "/tmp/mpsim-delay-XXXXXX", file[64], line[512],
+	     err[ERR_MAX] = "", want[64];
+	struct run_result res;
+	struct trace_conf tc;
+	struct scenario sc;
+	unsigned holds = 0;
+	FILE *f;
+
+	cr_assert(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/t.jsonl", dir);
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	memset(&tc, 0, sizeof(tc));
+	tc.file = file;
+	tc.until = UINT64_MAX;
+	cr_assert_eq(run_scenario_traced(&sc, 1, &tc, &res, err), 0, "%s",
+		     err);
+	snprintf(want, sizeof(want), "\"expires\":%llu}",
+		 (unsigned long long)(jiffies_at(1000, sc.uptime) + 2));
+	f = fopen(file, "r");
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "\"ev\":\"delay_hold\"")) {
+			if (!holds)
+				cr_assert(strstr(line, want), "%s", line);
+			holds++;
+		}
+	fclose(f);
+	cr_assert_eq(holds, 3);
+	cr_assert_eq(unlink(file), 0);
+	cr_assert_eq(rmdir(dir), 0);
+	run_result_free(&res);
+	scenario_free(&sc);
+}
+
+/* Timer mode re-arms for the earliest entry left after a flush (the
+ * work's queue_timeout(next)), not for the first on the list. */
+Test(dm_delay, timer_rearmed_for_the_earliest_left_not_the_first)
+{
+	struct rig r;
+	uint64_t j0;
+
+	rig_init(&r, "hz = 1000\ntimer_wheel = classic",
+		 "read_delay = 90ms\nwrite_delay = 60ms\nflush_delay = 80ms");
+	cr_assert_not(rig_dc(&r)->kthread);
+	j0 = jiffies_at(1000, r.s.now) + 2;
+	rig_submit(&r, 0, true, jiffy_edge(1000, j0) + 10);	/* J + 60 */
+	rig_submit(&r, 1, false, jiffy_edge(1000, j0) + 20);	/* J + 90 */
+	r.io[2].ddir = DDIR_SYNC;
+	rig_submit(&r, 2, true, jiffy_edge(1000, j0) + 30);	/* J + 80 */
+	cr_assert_eq(rig_dc(&r)->timer.expires, j0 + 60);
+	rig_run(&r, SIM_NEVER);
+	cr_assert_eq(r.nout, 3);
+	cr_assert_eq(r.out[0], &r.io[0]);
+	cr_assert_eq(r.out_t[0], jiffy_edge(1000, j0 + 60));
+	cr_assert_eq(r.out[1], &r.io[2]);
+	cr_assert_eq(r.out_t[1], jiffy_edge(1000, j0 + 80));
+	cr_assert_eq(r.out[2], &r.io[1]);
+	cr_assert_eq(r.out_t[2], jiffy_edge(1000, j0 + 90));
+	rig_free(&r);
+}
+
+/* ---- the invariants (delay_check) ---- */
+
+/* delay_check() of the rig's world: 1 when the invariants hold. */
+static int rig_check(struct rig *r)
+{
+	return delay_check(&r->s);
+}
+
+/*
+ * Each invariant delay_check() holds, broken alone on a layer that keeps
+ * the others, is reported: an entry of another path, the count, the
+ * per-class counts, the tail, a kthread with entries and no poll
+ * pending, a sleeping one idle with a poll pending, a timer-mode list
+ * that nothing will flush, a pending timer without its softirq.
+ */
+Test(dm_delay, check_reports_each_broken_invariant)
+{
+	struct sim_path other;
+	struct dm_delay *dc;
+	struct rig r;
+	sim_ns was;
+
+	/* a busy kthread holding two writes */
+	rig_init(&r, "hz = 1000", "write_delay = 5ms\nkthread_poll = busy");
+	dc = rig_dc(&r);
+	rig_submit(&r, 0, true, r.s.now + 10);
+	rig_submit(&r, 1, true, r.s.now + 10);
+	cr_assert(rig_check(&r));
+	r.io[1].path = &other;
+	cr_assert_not(rig_check(&r), "an entry of another path");
+	r.io[1].path = &r.s.paths[0];
+	dc->nr++;
+	cr_assert_not(rig_check(&r), "nr");
+	dc->nr--;
+	dc->ops[DELAY_WRITE]++;
+	cr_assert_not(rig_check(&r), "ops");
+	dc->ops[DELAY_WRITE]--;
+	dc->tail = dc->head;
+	cr_assert_not(rig_check(&r), "tail");
+	dc->tail = dc->head->next;
+	was = dc->wake_at;
+	dc->wake_at = SIM_NEVER;
+	cr_assert_not(rig_check(&r), "busy kthread with entries, no poll");
+	dc->wake_at = was;
+	cr_assert(rig_check(&r));
+	rig_run(&r, SIM_NEVER);
+	cr_assert(rig_check(&r));
+	rig_free(&r);
+
+	/* a sleeping kthread, idle: no poll may be pending */
+	rig_init(&r, "hz = 1000", "write_delay = 5ms");
+	dc = rig_dc(&r);
+	cr_assert(rig_check(&r));
+	dc->wake_at = r.s.now + 1;
+	cr_assert_not(rig_check(&r), "idle sleeper with a poll pending");
+	dc->wake_at = SIM_NEVER;
+	rig_submit(&r, 0, true, r.s.now + 10);
+	cr_assert(rig_check(&r));
+	was = dc->wake_at;
+	dc->wake_at = SIM_NEVER;
+	cr_assert_not(rig_check(&r), "sleeper with entries, no poll");
+	dc->wake_at = was;
+	rig_run(&r, SIM_NEVER);
+	rig_free(&r);
+
+	/* timer mode: a list with neither the timer nor the work pending,
+	 * and a pending timer whose softirq is not scheduled */
+	rig_init(&r, "hz = 1000", "write_delay = 60ms");
+	dc = rig_dc(&r);
+	rig_submit(&r, 0, true, r.s.now + 10);
+	cr_assert(rig_check(&r));
+	was = dc->cpu->softirq_at;
+	dc->cpu->softirq_at = SIM_NEVER;
+	cr_assert_not(rig_check(&r), "a pending timer without a softirq");
+	dc->cpu->softirq_at = was;
+	cr_assert(rig_check(&r));
+	tw_del_timer(&dc->cpu->wheel, &dc->timer,
+		     jiffies_at(1000, r.s.now));
+	cr_assert_not(rig_check(&r), "held, and nothing to flush it");
+	dc->work_pending = true;
+	cr_assert(rig_check(&r), "the work will flush it");
+	dc->work_pending = false;
 	rig_free(&r);
 }
 

@@ -23,6 +23,7 @@
 #include "sim/run.h"
 #include "input/scenario.h"
 #include "input/table.h"
+#include "sim/clock.h"
 #include "sim/stats.h"
 #include "tests/plugin-cache.h"
 
@@ -278,5 +279,78 @@ Test(ksource, compare_column, .init = test_plugin_cache)
 	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
 	cr_assert_eq(compare_run(&sc, 1, "source", &cr, err), -EINVAL);
 	cr_assert(strstr(err, "'source' needs --selector-source"), "%s", err);
+	scenario_free(&sc);
+}
+
+/*
+ * A kernel file run as a group's selector reads the scenario's clocks:
+ * the toy's info status gives the ktime, sched_clock() and jiffies of its
+ * last select_path, here the run's one I/O at its start: jiffies at the
+ * scenario's HZ, sched_clock() of its sched clock (5 us ahead of ktime).
+ */
+Test(ksource, a_groups_selector_reads_the_scenarios_hz_and_sched_clock)
+{
+	static const char text[] =
+		"[multipath]\nncpus = 2\nhz = %u\nsched_clock_offset = 5us\n"
+		"[path a]\nservice = fixed:100us\npath_args = 1\n"
+		"[j]\nnumber_ios = 1\n";
+	static const unsigned hz[] = { 1000, 100 };
+	char buf[256], want[128];
+	struct run_result r;
+	struct scenario sc;
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(hz); i++) {
+		snprintf(buf, sizeof(buf), text, hz[i]);
+		cr_assert_eq(scenario_parse(&sc, buf, "t.ini", err), 0, "%s",
+			     err);
+		cr_assert_eq(scenario_set(&sc, "selector-source", TOY, err), 0,
+			     "%s", err);
+		cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+		cr_assert_eq(run_scenario(&sc, 1, &r, err), 0, "%s", err);
+		snprintf(want, sizeof(want), " %llu %llu %llu 0 ",
+			 (unsigned long long)sc.uptime,
+			 (unsigned long long)sched_clock_at(&sc.sched, hz[i],
+							    sc.uptime),
+			 (unsigned long long)jiffies_at(hz[i], sc.uptime));
+		cr_assert(strstr(r.dmsetup, want), "HZ %u: want '%s' in %s",
+			  hz[i], want, r.dmsetup);
+		run_result_free(&r);
+		scenario_free(&sc);
+	}
+}
+
+/*
+ * A selector may give no path while its group has valid ones (stingy
+ * gives one to its first select_path only).  choose_pgpath then scans
+ * the groups once a pass, not bypassed then bypassed, and forgets the
+ * current group when it finds nothing, so the next map scans again
+ * without asking that group first.  Two valid paths, queue_if_no_path:
+ * j's I/O at 0 takes a (1 select); k's at 5 ms asks the current group,
+ * then the scan's one pass (2 more), and is held; l's at 6 ms, with no
+ * current group, only the scan's (1): 4 in all, and the group is not
+ * the active one (E).
+ */
+Test(ksource, a_selector_without_a_path_for_a_valid_group)
+{
+	static const char text[] =
+		"[multipath]\nqueue_if_no_path = 1\n"
+		"[path a]\nservice = fixed:1ms\n[path b]\nservice = fixed:1ms\n"
+		"[j]\nnumber_ios = 1\n"
+		"[k]\nnumber_ios = 1\nstartdelay = 5ms\n"
+		"[l]\nnumber_ios = 1\nstartdelay = 6ms\n";
+	struct run_result r;
+	struct scenario sc;
+
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "selector-source",
+				  "tests/ksrc/dm-ps-stingy.c", err), 0, "%s",
+		     err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &r, err), 0, "%s", err);
+	cr_assert_eq(r.path[0].ios, 1);
+	cr_assert(strstr(r.dmsetup, " 1 1 E 4 2 0 a A 0 b A 0 \n"), "%s",
+		  r.dmsetup);
+	run_result_free(&r);
 	scenario_free(&sc);
 }

@@ -302,3 +302,491 @@ Test(failover, request_mode_end_io_start_from_the_queue_stats)
 	cr_assert_eq(r.path[1].ios, 49);
 	run_result_free(&r);
 }
+
+/*
+ * The words of a scripted message as dm-mpath's multipath_message takes
+ * them, checked when the run starts: a group by its number, 1 to the
+ * number of groups (switch_pg_num, bypass_pg_num: "invalid PG number"),
+ * a path by its device or its name, "/dev/" allowed before either
+ * (dm_get_device: "error getting device"); queue_if_no_path and
+ * fail_if_no_path take no word.  Three groups: sda, sdb, c (failover
+ * grouping, equal priorities: table order).
+ */
+static int message_run(const char *msg, char *err)
+{
+	char text[1024];
+	struct run_result r;
+	struct scenario sc;
+	int ret;
+
+	mpsim_quiet = 1;
+	snprintf(text, sizeof(text), "[multipath]\nselector = round-robin\n"
+		 "path_grouping_policy = failover\nmessage = %s at 1s\n"
+		 "[path sda]\nservice = fixed:1ms\n"
+		 "[path sdb]\nservice = fixed:1ms\n"
+		 "[path c]\nservice = fixed:1ms\n"
+		 "[j]\nnumber_ios = 2\n", msg);
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	ret = run_scenario(&sc, 1, &r, err);
+	if (!ret)
+		run_result_free(&r);
+	scenario_free(&sc);
+	return ret;
+}
+
+Test(failover, message_words_name_a_group_or_a_path)
+{
+	static const char *const good[] = {
+		"switch_group 1", "switch_group 3", "disable_group 3",
+		"enable_group 1", "fail_path sda", "fail_path /dev/sda",
+		"fail_path 8:16", "reinstate_path 8:16", "fail_path c",
+		"reinstate_path /dev/c", "queue_if_no_path", "fail_if_no_path",
+	};
+	static const struct {
+		const char *msg, *want;
+	} bad[] = {
+		{ "switch_group 0", "invalid PG number (the table has 3 groups)" },
+		{ "switch_group 4", "invalid PG number" },
+		{ "disable_group 4", "invalid PG number" },
+		{ "enable_group x", "invalid PG number" },
+		{ "fail_path sdd", "error getting device" },
+		{ "fail_path /dev/", "error getting device" },
+		{ "reinstate_path /devxc", "error getting device" },
+		{ "fail_path 8:32", "error getting device" },
+	};
+	char err[ERR_MAX];
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		err[0] = '\0';
+		cr_assert_eq(message_run(good[i], err), 0, "%s: %s", good[i],
+			     err);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err[0] = '\0';
+		cr_assert_eq(message_run(bad[i].msg, err), -EINVAL, "%s",
+			     bad[i].msg);
+		cr_assert(strstr(err, bad[i].want), "%s: %s", bad[i].msg, err);
+		cr_assert(strstr(err, bad[i].msg), "%s: %s", bad[i].msg, err);
+	}
+}
+
+/*
+ * The table decides queue_if_no_path (docs/timing.md): the device starts
+ * with the features its table gives, whatever no_path_retry set before
+ * the run.  sda dies at 5.5 ms with its 6th I/O in service: without the
+ * feature that I/O fails (fio stops on the error); with it, held.
+ */
+Test(failover, the_table_decides_queue_if_no_path)
+{
+	static const char text[] =
+		"[multipath]\ntable = 0 2097152 multipath %s 0 1 1 "
+		"round-robin 0 1 1 8:0 1\nno_path_retry = %s\n"
+		"fail = sda at 5500us\n[path sda]\nservice = fixed:1ms\n"
+		"[j]\niodepth = 1\nruntime = 10ms\n";
+	char buf[512];
+	struct run_result r;
+
+	snprintf(buf, sizeof(buf), text, "0", "queue");
+	run_text(buf, &r);
+	cr_assert_eq(r.failed, 1, "no queue_if_no_path in the table");
+	cr_assert_eq(r.requeued, 0);
+	run_result_free(&r);
+	snprintf(buf, sizeof(buf), text, "1 queue_if_no_path", "fail");
+	run_text(buf, &r);
+	cr_assert_eq(r.failed, 0, "queue_if_no_path in the table");
+	cr_assert_eq(r.requeued, 1);
+	run_result_free(&r);
+}
+
+/*
+ * A path the group's selector refuses is named with the selector's own
+ * reason; io-affinity, whose every path needs a cpumask, says how to
+ * give one only when path_args is empty, not when the mask is bad.
+ */
+static void refused_path(const char *selector, const char *args,
+			 const char *want, const char *unwanted)
+{
+	char text[512], err[ERR_MAX] = "";
+	struct run_result r;
+	struct scenario sc;
+	int ret;
+
+	mpsim_quiet = 1;
+	snprintf(text, sizeof(text), "[multipath]\nselector = %s\n"
+		 "[path sda]\nservice = fixed:1ms\n%s%s%s"
+		 "[j]\nnumber_ios = 1\n", selector, args ? "path_args = " : "",
+		 args ? args : "", args ? "\n" : "");
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	ret = scenario_validate(&sc, err);
+	if (!ret) {
+		ret = run_scenario(&sc, 1, &r, err);
+		if (!ret)
+			run_result_free(&r);
+	}
+	cr_assert_eq(ret, -EINVAL, "%s %s", selector, args ? args : "");
+	cr_assert(strstr(err, want), "%s", err);
+	if (unwanted)
+		cr_assert_null(strstr(err, unwanted), "%s", err);
+	scenario_free(&sc);
+}
+
+Test(failover, refused_path_args_named_with_the_reason)
+{
+	refused_path("io-affinity", NULL, "[path sda] path_args: io-affinity "
+		     "ps: invalid number of arguments (io-affinity takes a "
+		     "cpumask per path", NULL);
+	refused_path("io-affinity", "zz", "[path sda] path_args: io-affinity "
+		     "ps: invalid cpumask 'zz'", "takes a cpumask");
+	refused_path("round-robin", "x", "[path sda] path_args: round-robin "
+		     "ps: invalid repeat count", "takes a cpumask");
+}
+
+/*
+ * switch_group enables every group (switch_pg_num clears each bypassed
+ * flag), the first and the last alike: a group disabled before the
+ * switch shows E (enabled) in the status after it, not D.
+ */
+Test(failover, switch_group_enables_every_group)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = round-robin\n"
+		 "path_grouping_policy = failover\n"
+		 "message = disable_group 2 at 2500us\n"
+		 "message = switch_group 1 at 4500us\n" PATHS("10ms"), &r);
+	cr_assert(strstr(r.dmsetup, " 2 1 A 0 1 0 8:0 A 0 E 0 1 0 8:16 A 0 "),
+		  "%s", r.dmsetup);
+	run_result_free(&r);
+	run_text("[multipath]\nselector = round-robin\n"
+		 "path_grouping_policy = failover\n"
+		 "message = disable_group 1 at 2500us\n"
+		 "message = switch_group 2 at 4500us\n" PATHS("10ms"), &r);
+	cr_assert(strstr(r.dmsetup, " 2 2 E 0 1 0 8:0 A 0 A 0 1 0 8:16 A 0 "),
+		  "%s", r.dmsetup);
+	run_result_free(&r);
+}
+
+/*
+ * switch_group to the group in use still switches (switch_pg_num clears
+ * current_pg, so the next map's __switch_pg runs): with the alua handler
+ * the group's pg_init holds I/O again.  Request mode, pg_init_time 2 ms:
+ * the first I/O is held for the first pg_init (0-2 ms), so sda completes
+ * at 3, 4, ... ms: 7 by 9 ms in a 9.5 ms run.  With switch_group 1 at
+ * 5.5 ms, the I/O mapped at 6 ms is held for a second pg_init until
+ * 8 ms and completes at 9 ms: 3, 4, 5, 6 and 9 ms, 5.
+ */
+Test(failover, switch_group_to_the_current_group_inits_it_again)
+{
+	static const char text[] =
+		"[multipath]\nselector = round-robin\nmode = request\n"
+		"hardware_handler = alua\npg_init_time = 2ms\n%s"
+		"[path sda]\nservice = fixed:1ms\n"
+		"[j]\niodepth = 1\nruntime = 9500us\n";
+	char buf[512];
+	struct run_result r;
+
+	snprintf(buf, sizeof(buf), text, "");
+	run_text(buf, &r);
+	cr_assert_eq(r.path[0].ios, 7);
+	run_result_free(&r);
+	snprintf(buf, sizeof(buf), text, "message = switch_group 1 at 5500us\n");
+	run_text(buf, &r);
+	cr_assert_eq(r.path[0].ios, 5);
+	run_result_free(&r);
+}
+
+/*
+ * Each group's selector is built for the scenario's machine: io-affinity
+ * falls back to the first usable path of the submitting CPU's NUMA node
+ * (§5.3).  4 CPUs in 2 nodes (CPUs 0-1, 2-3): a serves CPU 0, b CPU 2;
+ * I/O from CPU 3, which has no path, goes to b, its node's; in one node
+ * it would go to a, the machine's first.
+ */
+Test(failover, selectors_see_the_machines_numa_nodes)
+{
+	static const char text[] =
+		"[multipath]\nselector = io-affinity\nncpus = 4\n"
+		"numa_nodes = %u\n"
+		"[path a]\nservice = fixed:100us\npath_args = 1\n"
+		"[path b]\nservice = fixed:100us\npath_args = 4\n"
+		"[j]\nnumber_ios = 10\ncpus_allowed = 3\n";
+	char buf[512];
+	struct run_result r;
+
+	snprintf(buf, sizeof(buf), text, 2);
+	run_text(buf, &r);
+	cr_assert_eq(r.path[1].ios, 10);
+	run_result_free(&r);
+	snprintf(buf, sizeof(buf), text, 1);
+	run_text(buf, &r);
+	cr_assert_eq(r.path[0].ios, 10);
+	run_result_free(&r);
+}
+
+/*
+ * The table's initial group (multipath_ctr's next_pg) takes the first
+ * I/O, before the scan in table order would: group 2 here, sdb's.
+ */
+Test(failover, the_tables_initial_group_is_used_first)
+{
+	static const char text[] =
+		"[multipath]\ntable = 0 2097152 multipath 0 0 2 %u "
+		"round-robin 0 1 1 8:0 1 round-robin 0 1 1 8:16 1\n"
+		PATHS("5500us");
+	char buf[512];
+	struct run_result r;
+
+	snprintf(buf, sizeof(buf), text, 2);
+	run_text(buf, &r);
+	cr_assert_eq(r.path[0].ios, 0);
+	cr_assert_eq(r.path[1].ios, 5);
+	run_result_free(&r);
+	snprintf(buf, sizeof(buf), text, 1);
+	run_text(buf, &r);
+	cr_assert_eq(r.path[0].ios, 5);
+	run_result_free(&r);
+}
+
+/*
+ * select_clock = ktime (the default, 5.18+): select_path reads ktime, so
+ * the sched clock's offset changes no choice of HST's; with sched_clock
+ * (5.8-5.17) a clock 50 ms ahead turns paths stale early and the slow
+ * ones, starved by the jiffies stamps, are probed (§3.10).
+ */
+Test(failover, ktime_selection_ignores_the_sched_clock)
+{
+	char err[ERR_MAX] = "";
+	struct run_result a, b, c;
+	struct scenario sc;
+	unsigned i, differ = 0;
+
+	mpsim_quiet = 1;
+	cr_assert_eq(scenario_load_builtin(&sc, "hst-bio-mpath", err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_set(&sc, "clock", "jiffies", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "runtime", "100ms", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "ramp_time", "0", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &a, err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "sched_clock_offset", "50ms", err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &b, err), 0, "%s", err);
+	/* and with select_clock = sched_clock it does */
+	cr_assert_eq(scenario_set(&sc, "select_clock", "sched_clock", err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	cr_assert_eq(run_scenario(&sc, 1, &c, err), 0, "%s", err);
+	for (i = 0; i < a.nr_paths; i++) {
+		cr_assert_eq(a.path[i].ios, b.path[i].ios, "%s", a.names[i]);
+		differ += a.path[i].ios != c.path[i].ios;
+	}
+	cr_assert(differ, "select_clock = sched_clock: the offset shifts "
+		  "staleness");
+	run_result_free(&a);
+	run_result_free(&b);
+	run_result_free(&c);
+	scenario_free(&sc);
+}
+
+/* A hardware handler is one the kernel has, in the short form as in a
+ * table (scsi_dh_attach: "error attaching hardware handler"). */
+Test(failover, hardware_handler_is_one_the_kernel_has)
+{
+	char err[ERR_MAX] = "";
+	struct scenario sc;
+
+	mpsim_quiet = 1;
+	cr_assert_eq(scenario_parse(&sc, "[multipath]\nmode = request\n"
+				    PATHS("1ms"), "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "hardware_handler", "x", err), -EINVAL);
+	cr_assert(strstr(err, "'x' is not a hardware handler the kernel has"),
+		  "%s", err);
+	cr_assert_str_eq(sc.hw_handler, "");
+	cr_assert_eq(scenario_set(&sc, "hardware_handler", "Alua", err),
+		     -EINVAL);
+	cr_assert_eq(scenario_set(&sc, "hardware_handler", "rdac", err), 0,
+		     "%s", err);
+	cr_assert_eq(scenario_set(&sc, "hardware_handler", "", err), 0, "%s",
+		     err);
+	cr_assert_str_eq(sc.hw_handler, "");
+	scenario_free(&sc);
+}
+
+/*
+ * A group switch while a pg_init is in progress asks for another
+ * (__switch_pg sets PG_INIT_REQUIRED; pg_init_done then initialises the
+ * new group before it releases the I/O).  Request mode, alua, pg_init
+ * 2 ms: j's first I/O switches to group 1 at 0 (sda's pg_init to 2 ms);
+ * switch_group 2 at 1 ms; k's first I/O, at 1.5 ms, switches to group 2
+ * and is held too.  At 2 ms the done asks for sdb's pg_init, to 4 ms:
+ * both I/Os go to sdb then, and j's first completes at 5 ms, not 3 ms.
+ */
+Test(failover, a_switch_during_pg_init_inits_the_new_group)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = round-robin\n"
+		 "path_grouping_policy = failover\nmode = request\n"
+		 "hardware_handler = alua\npg_init_time = 2ms\n"
+		 "message = switch_group 2 at 1ms\n"
+		 "[path sda]\nprio = optimized\nservice = fixed:1ms\n"
+		 "[path sdb]\nprio = non-optimized\nservice = fixed:1ms\n"
+		 "[j]\niodepth = 1\nruntime = 7ms\n"
+		 "[k]\niodepth = 1\nstartdelay = 1500us\nruntime = 5500us\n",
+		 &r);
+	cr_assert_eq(r.path[0].ios, 0);
+	cr_assert_eq(r.path[1].ios, 4);
+	cr_assert_geq(r.path[1].lat.max, 5 * NSEC_PER_MSEC);
+	cr_assert_lt(r.path[1].lat.max, 5100 * NSEC_PER_USEC);
+	run_result_free(&r);
+}
+
+/*
+ * The scan's switch back to an earlier group: on group 2 (sda failed at
+ * 10.5 ms, back at 20.25 ms, failback manual), sdb fails at 25.5 ms; the
+ * scan takes group 1 and the device switches to it: the status shows
+ * group 1 active (A) and group 2 enabled (E) with its path failed.
+ */
+Test(failover, the_scan_switches_back_to_an_earlier_group)
+{
+	struct run_result r;
+
+	run_text(TWO_GROUPS "failback = manual\nfail = sdb at 25500us\n"
+		 PATHS("30ms"), &r);
+	cr_assert_eq(r.path[0].ios, 14);
+	cr_assert_eq(r.path[1].ios, 14);
+	cr_assert(strstr(r.dmsetup, "multipath 2 0 0 0 2 1 A 0 1 0 8:0 A 1 "
+			 "E 0 1 0 8:16 F 1 \n"), "%s", r.dmsetup);
+	run_result_free(&r);
+}
+
+/*
+ * choose_pgpath's scan asks each group's selector once a pass: the
+ * groups not bypassed, then the bypassed ones.  io-affinity counts every
+ * ask from a CPU that has no path of its own (map_misses, its status
+ * info).  Group 1 is a (CPU 0), failed at the start; group 2, b (CPU 1),
+ * disabled; the job runs on CPU 1.  The first I/O asks group 1 as the
+ * table's initial group, then once in the first pass, then takes group
+ * 2 in the second: 2 misses, and group 2 serves every later I/O.
+ */
+Test(failover, the_scan_asks_each_group_once_a_pass)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = io-affinity\nncpus = 2\n"
+		 "path_grouping_policy = failover\nfail = a at 0\n"
+		 "message = disable_group 2 at 0\n"
+		 "[path a]\nprio = optimized\nservice = fixed:1ms\n"
+		 "path_args = 1\n"
+		 "[path b]\nprio = non-optimized\nservice = fixed:1ms\n"
+		 "path_args = 2\n"
+		 "[j]\niodepth = 1\nnumber_ios = 5\ncpus_allowed = 1\n", &r);
+	cr_assert_eq(r.path[1].ios, 5);
+	cr_assert(strstr(r.dmsetup, " 2 2 E 0 1 1 a F 1 2 D 0 1 1 b A 0 0 \n"),
+		  "%s", r.dmsetup);
+	run_result_free(&r);
+}
+
+/*
+ * With no valid path choose_pgpath clears MPATHF_QUEUE_IO, which
+ * alloc_multipath_stage2 set: the status's first feature word is 0 while
+ * the I/O waits for a path (queue_if_no_path), and the path's return
+ * maps it at once: sda, dead from the start, back at 5 ms, completes the
+ * first I/O at 6 ms.
+ */
+Test(failover, no_valid_path_clears_queue_io)
+{
+	static const char text[] =
+		"[multipath]\nselector = round-robin\nqueue_if_no_path = 1\n"
+		"fail = sda at 0\n%s[path sda]\nservice = fixed:1ms\n"
+		"[j]\niodepth = 1\nnumber_ios = 3\n%s";
+	char buf[512];
+	struct run_result r;
+
+	snprintf(buf, sizeof(buf), text, "", "runtime = 2ms\n");
+	run_text(buf, &r);
+	cr_assert(strstr(r.dmsetup, "0 2097152 multipath 2 0 0 0 1 1 E 0 1 0 "
+			 "8:0 F 1 \n"), "%s", r.dmsetup);
+	run_result_free(&r);
+	snprintf(buf, sizeof(buf), text, "reinstate = sda at 5ms\n", "");
+	run_text(buf, &r);
+	cr_assert_eq(r.path[0].ios, 3);
+	cr_assert_eq(r.path[0].lat.max, 6 * NSEC_PER_MSEC);
+	run_result_free(&r);
+}
+
+/*
+ * A bypassed group's pg_init waits its delayed work to the nanosecond:
+ * HZ=1000, classic wheel, pg_init_delay_msecs = 1.  The I/O mapped 1 ns
+ * before a tick edge (service 999999 ns: the second I/O at 999999 ns,
+ * after disable_group 1 at 0.5 ms) queues the work for the next jiffy,
+ * whose edge is 1 ns later: it is held that 1 ns, and its latency is
+ * exactly 1 ms.
+ */
+Test(failover, a_delayed_pg_init_waits_to_the_ns)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = round-robin\nmode = request\n"
+		 "hz = 1000\ntimer_wheel = classic\nhardware_handler = alua\n"
+		 "pg_init_delay_msecs = 1\nmessage = disable_group 1 at 500us\n"
+		 "[path sda]\nservice = fixed:999999ns\n"
+		 "[j]\niodepth = 1\nnumber_ios = 2\n", &r);
+	cr_assert_eq(r.path[0].ios, 2);
+	cr_assert_eq(r.path[0].lat.min, 999999);
+	cr_assert_eq(r.path[0].lat.max, 1000000);
+	run_result_free(&r);
+}
+
+/*
+ * A pg_init asked for a group that is no longer current releases the
+ * held I/O: j's first I/O switches to group 1 at 0 (pg_init to 2 ms);
+ * switch_group 2 at 0.5 ms; k's I/O at 1 ms switches to group 2, which
+ * asks for another pg_init; disable_group 2 at 1.5 ms leaves no current
+ * group.  At 2 ms the done finds none to initialise (__pg_init_all_paths
+ * returns 0) and releases the I/O: the scan takes group 1 again, whose
+ * pg_init holds it to 4 ms; j's first completes at 5 ms, sda 7 in 10 ms.
+ */
+Test(failover, a_pg_init_without_a_current_group_releases_the_io)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = round-robin\n"
+		 "path_grouping_policy = failover\nmode = request\n"
+		 "hardware_handler = alua\npg_init_time = 2ms\n"
+		 "message = switch_group 2 at 500us\n"
+		 "message = disable_group 2 at 1500us\n"
+		 "[path sda]\nprio = optimized\nservice = fixed:1ms\n"
+		 "[path sdb]\nprio = non-optimized\nservice = fixed:1ms\n"
+		 "[j]\niodepth = 1\nruntime = 10ms\n"
+		 "[k]\niodepth = 1\nstartdelay = 1ms\nruntime = 9ms\n", &r);
+	cr_assert_eq(r.path[0].ios, 7);
+	cr_assert_eq(r.path[1].ios, 0);
+	cr_assert_geq(r.path[0].lat.max, 5 * NSEC_PER_MSEC);
+	cr_assert_lt(r.path[0].lat.max, 5100 * NSEC_PER_USEC);
+	run_result_free(&r);
+}
+
+/*
+ * fail_path and reinstate_path messages move the device as a path's
+ * failure and return do, but the device itself works on: the I/O in
+ * service on sda at 10.5 ms completes there at 11 ms (no error), sdb
+ * serves 11 ... 20 ms (10), and sda, back at 20.25 ms, the rest: 19.
+ */
+Test(failover, fail_and_reinstate_path_messages)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = round-robin\n"
+		 "path_grouping_policy = failover\nfailback = immediate\n"
+		 "message = fail_path sda at 10500us\n"
+		 "message = reinstate_path /dev/sda at 20250us\n" PATHS("30ms"),
+		 &r);
+	cr_assert_eq(r.path[0].ios, 19);
+	cr_assert_eq(r.path[0].errors, 0);
+	cr_assert_eq(r.path[1].ios, 10);
+	run_result_free(&r);
+}
