@@ -200,11 +200,11 @@ check-slow: deps-test
 	BUILD=$(BUILD) bash tests/run-suites.sh check
 
 # make test's and make check's wall and CPU time and what they run,
-# measured here, into docs/testing.md (tests/timings.sh); TIMINGS=test
-# measures make test alone
+# measured here, into README.md and docs/testing.md (tests/timings.sh);
+# TIMINGS=test measures make test alone
 TIMINGS ?= test check
 timings:
-	bash tests/timings.sh --write docs/testing.md $(TIMINGS)
+	bash tests/timings.sh --write README.md --write docs/testing.md $(TIMINGS)
 
 # linux-source-6.1's selectors beside mpsim's (tests/kernel-check.sh)
 kernel-check: deps-check

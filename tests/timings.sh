@@ -4,31 +4,33 @@
 # CPU time of everything it ran (user + system) and the load average
 # before it are printed as a Markdown table, with the counts its suites
 # report (Criterion tests, golden cases, contract cases, ...), taken from
-# their logs in $BUILD/suites/.  With --write FILE, the table replaces
-# the lines between "<!-- timings:begin -->" and "<!-- timings:end -->"
-# of FILE (docs/testing.md), so the figures the docs quote are measured,
-# not typed.  Timing is never a pass/fail criterion: a target that fails
+# their logs in $BUILD/suites/.  With --write FILE (more than once for
+# more files), the table replaces the lines between
+# "<!-- timings:begin -->" and "<!-- timings:end -->" of FILE (README.md,
+# docs/testing.md), so the figures the docs quote are measured, not typed.  Timing is never a pass/fail criterion: a target that fails
 # is reported as failed, and FILE is left alone.
 #
-# usage: bash tests/timings.sh [--write FILE] TARGET...   (test, check)
+# usage: bash tests/timings.sh [--write FILE]... TARGET...   (test, check)
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-file=
+files=()
 targets=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--write) file=${2:?--write needs a file}; shift ;;
+	--write) files+=("${2:?--write needs a file}"); shift ;;
 	test|check) targets+=("$1") ;;
 	*) echo "usage: timings.sh [--write FILE] test|check..." >&2; exit 2 ;;
 	esac
 	shift
 done
 [ ${#targets[@]} -gt 0 ] || targets=(test)
-if [ -n "$file" ] && ! grep -q '^<!-- timings:begin -->$' "$file"; then
-	echo "timings: $file has no <!-- timings:begin --> line" >&2
-	exit 2
-fi
+for file in "${files[@]}"; do
+	if ! grep -q '^<!-- timings:begin -->$' "$file"; then
+		echo "timings: $file has no <!-- timings:begin --> line" >&2
+		exit 2
+	fi
+done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -82,7 +84,8 @@ done
 	printf '%s' "$rows"
 } >"$tmp/table"
 cat "$tmp/table"
-if [ -n "$file" ] && [ "$status" -eq 0 ]; then
+[ "$status" -eq 0 ] || files=()
+for file in "${files[@]}"; do
 	awk -v table="$tmp/table" '
 		/^<!-- timings:end -->$/ { skip = 0 }
 		!skip { print }
@@ -90,5 +93,5 @@ if [ -n "$file" ] && [ "$status" -eq 0 ]; then
 	    "$file" >"$tmp/new"
 	cat "$tmp/new" >"$file"
 	echo "timings: $file updated" >&2
-fi
+done
 exit "$status"
