@@ -198,7 +198,8 @@ struct sim_path *choose_pgpath_scan(struct mpath *m, size_t nr_bytes,
 struct sim_path *choose_pgpath(struct mpath *m, size_t nr_bytes, sim_ns now)
 {
 	struct priority_group *pg;
-	struct sim_path *p;
+	/* NULL unless a group's selector answers below */
+	struct sim_path *p = NULL;
 
 	if (__builtin_expect(!m->nr_valid, 0)) {
 		m->queue_io = false;
@@ -389,22 +390,21 @@ int mpath_message(struct mpath *m, const char *words, bool check, char *err)
 		pg = pg_by_num(m, arg);
 		p = path_by_dev(m, arg);
 	}
+	/* one return for every message taken, checked or run */
 	if (!arg) {
 		if (!check)
 			mpath_queue_if_no_path(m, !strcasecmp(verb,
 						  "queue_if_no_path"));
-		return 0;
-	}
-	if (strstr(verb, "_group") && !pg)
+	} else if (strstr(verb, "_group") && !pg) {
 		return input_error(err, "message '%s': invalid PG number "
 				   "(the table has %u groups)", words,
 				   m->nr_pgs);
-	if (strstr(verb, "_path") && !p)
+	} else if (strstr(verb, "_path") && !p) {
 		return input_error(err, "message '%s': error getting device",
 				   words);
-	if (check)
-		return 0;
-	if (!strcasecmp(verb, "switch_group")) {
+	} else if (check) {
+		/* the run is being built: the words are all it checks */
+	} else if (!strcasecmp(verb, "switch_group")) {
 		/* switch_pg_num: every group enabled, the next map uses pg */
 		for (i = 0; i < m->nr_pgs; i++)
 			m->pgs[i].bypassed = false;

@@ -13,10 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
+#include "sim/engine.h"
 #include "sim/run.h"
+#include "sim/trace.h"
 #include "input/scenario.h"
 #include "input/table.h"
 
@@ -789,4 +793,213 @@ Test(failover, fail_and_reinstate_path_messages)
 	cr_assert_eq(r.path[0].errors, 0);
 	cr_assert_eq(r.path[1].ios, 10);
 	run_result_free(&r);
+}
+
+/* ---- pgroup: choose_pgpath and pg_init record by record ---- */
+
+/*
+ * Run the scenario text with its text trace (tests/test_mpath.c has the
+ * like helpers): returns the trace (to free).
+ */
+static char *traced(const char *text, struct run_result *r)
+{
+	char file[] = "/tmp/mpsim-pgroup-XXXXXX", err[ERR_MAX] = "";
+	struct trace_conf tc;
+	struct scenario sc;
+	char *buf;
+	FILE *f;
+	long n;
+	int fd;
+
+	mpsim_quiet = 1;
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	fd = mkstemp(file);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	memset(&tc, 0, sizeof(tc));
+	tc.file = file;
+	tc.text = true;
+	tc.from_set = true;
+	tc.until = UINT64_MAX;
+	cr_assert_eq(run_scenario_traced(&sc, 1, &tc, r, err), 0, "%s", err);
+	scenario_free(&sc);
+	f = fopen(file, "r");
+	cr_assert(f);
+	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	cr_assert(buf);
+	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(file);
+	return buf;
+}
+
+/* Where the whole line `line` is in t, from `from` on, or NULL. */
+static const char *find_line(const char *t, const char *from,
+			     const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = from;
+
+	while ((p = strstr(p, line))) {
+		if ((p == t || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+/* How many times `word` is in t. */
+static unsigned count_words(const char *t, const char *word)
+{
+	const char *p = t;
+	unsigned n = 0;
+
+	while ((p = strstr(p, word))) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/* Every line of want is in t, in this order. */
+static void in_order(const char *t, const char *const *want)
+{
+	const char *at = t;
+
+	for (; *want; want++) {
+		const char *p = find_line(t, at, *want);
+
+		cr_assert(p, "no line '%s' after the one before in:\n%s",
+			  *want, t);
+		at = p + 1;
+	}
+}
+
+#define PG_ALUA "mode = request\nselector = round-robin\n" \
+	"hardware_handler = alua\nfailback = manual\n"
+#define PG_THREE(pb, pc) \
+	"[path sda]\nprio = optimized\nservice = fixed:1ms\n" \
+	"[path sdb]\nprio = " pb "\nservice = fixed:1ms\n" \
+	"[path sdc]\nprio = " pc "\nservice = fixed:1ms\n"
+
+/*
+ * I/O held for a pg_init waits on the path the switch chose
+ * (current_pgpath): only the first map after the switch asks the
+ * selector.  Group 1 is sda and sdb (round-robin), group 2 sdc; alua,
+ * pg_init 2 ms, two I/Os at a time.  At 0 #1 switches to group 1,
+ * round-robin gives sda and moves it behind sdb; #2 is held on sda
+ * without asking again.  At 2 ms both are mapped afresh: #1 to sdb, #2
+ * to sda.  Had #2 asked too (sdb), they would go to sda then sdb.
+ */
+Test(pgroup, held_io_waits_on_the_path_of_the_switch)
+{
+	static const char text[] =
+		"[multipath]\n" PG_ALUA "path_grouping_policy = group_by_prio\n"
+		"pg_init_time = 2ms\n" PG_THREE("optimized", "non-optimized")
+		"[j]\niodepth = 2\nnumber_ios = 2\nramp_time = 0\n";
+	static const char *const want[] = {
+		"0.000000000 map io=1 now=3600000000000 path=- then=held for "
+		"pg_init | sda: inflight=0 | sdb: inflight=0 | sdc: inflight=0",
+		"0.000000000 map io=2 now=3600000000000 path=- then=held for "
+		"pg_init | sda: inflight=0 | sdb: inflight=0 | sdc: inflight=0",
+		"0.002000000 map io=1 now=3600002000000 path=sdb | sda: "
+		"inflight=0 | sdb: inflight=0 | sdc: inflight=0",
+		"0.002000000 map io=2 now=3600002000000 path=sda | sda: "
+		"inflight=0 | sdb: inflight=1 | sdc: inflight=0",
+		NULL
+	};
+	struct run_result r;
+	char *t = traced(text, &r);
+
+	in_order(t, want);
+	run_result_free(&r);
+	free(t);
+}
+
+/*
+ * With no valid path choose_pgpath drops the current group, so the
+ * path's return switches to its group again, and with a handler that
+ * is a pg_init.  One path, alua, pg_init 2 ms, queue_if_no_path: j's #1
+ * is held to 2 ms and completes at 3 ms; sda dies at 3.5 ms with #2 in
+ * service, which is requeued.  k's I/O (#3) at 4 ms finds no valid
+ * path: queued, the group dropped.  sda is back at 5 ms: #2 and #3
+ * switch to group 1 again, are held for its pg_init to 7 ms, and
+ * complete at 8 and 9 ms, not at 6 and 7.
+ */
+Test(pgroup, a_path_back_after_none_inits_its_group_again)
+{
+	static const char text[] =
+		"[multipath]\n" PG_ALUA "queue_if_no_path = 1\n"
+		"pg_init_time = 2ms\nfail = sda at 3500us\n"
+		"reinstate = sda at 5ms\n"
+		"[path sda]\nservice = fixed:1ms\n"
+		"[j]\niodepth = 1\nnumber_ios = 2\nramp_time = 0\n"
+		"[k]\niodepth = 1\nnumber_ios = 1\nstartdelay = 4ms\n"
+		"ramp_time = 0\n";
+	static const char *const want[] = {
+		"0.003500000 fail_path path=sda valid=0",
+		"0.004000000 map io=3 now=3600004000000 path=- then=queued",
+		"0.005000000 reinstate_path path=sda valid=1",
+		"0.005000000 map io=2 now=3600005000000 path=- then=held for "
+		"pg_init | sda: inflight=0",
+		"0.005000000 map io=3 now=3600005000000 path=- then=held for "
+		"pg_init | sda: inflight=0",
+		"0.007000000 map io=2 now=3600007000000 path=sda | sda: "
+		"inflight=0",
+		"0.008000000 done io=2 error=0 latency_ns=5000000",
+		"0.009000000 done io=3 error=0 latency_ns=5000000",
+		NULL
+	};
+	struct run_result r;
+	char *t = traced(text, &r);
+
+	in_order(t, want);
+	run_result_free(&r);
+	free(t);
+}
+
+/*
+ * While its pg_init runs, the current group keeps the device even when
+ * the path in use dies and an earlier group has a path: choose_pgpath
+ * asks the current group before the scan.  Group 1 is sda, group 2 sdb
+ * and sdc; alua, pg_init 2 ms.  #1 is held to 2 ms, #2 runs 3-4 ms;
+ * switch_group 2 at 3.5 ms: j's #3 at 4 ms switches to group 2 (sdb,
+ * current_pgpath), held; sdb and sdc are activated to 6 ms.  sdb dies
+ * at 5 ms (current_pgpath cleared).  k's first I/O (#4), at 5.5 ms,
+ * asks group 2 (sdc) and is held, no switch; at 6 ms both go to sdc.
+ * Had the scan been asked, group 1 (sda) would take them after another
+ * pg_init, at 8 ms.
+ */
+Test(pgroup, the_current_group_is_asked_during_its_pg_init)
+{
+	static const char text[] =
+		"[multipath]\n" PG_ALUA "path_grouping_policy = group_by_prio\n"
+		"pg_init_time = 2ms\nmessage = switch_group 2 at 3500us\n"
+		"fail = sdb at 5ms\n"
+		PG_THREE("non-optimized", "non-optimized")
+		"[j]\niodepth = 1\nruntime = 9ms\nramp_time = 0\n"
+		"[k]\niodepth = 1\nstartdelay = 5500us\nruntime = 3500us\n"
+		"ramp_time = 0\n";
+	static const char *const want[] = {
+		"0.004000000 map io=3 now=3600004000000 path=- then=held for "
+		"pg_init | sda: inflight=0 | sdb: inflight=0 | sdc: inflight=0",
+		"0.005000000 fail_path path=sdb valid=2",
+		"0.006000000 map io=3 now=3600006000000 path=sdc | sda: "
+		"inflight=0 | sdc: inflight=0",
+		"0.006000000 map io=4 now=3600006000000 path=sdc | sda: "
+		"inflight=0 | sdc: inflight=1",
+		NULL
+	};
+	struct run_result r;
+	char *t = traced(text, &r);
+
+	in_order(t, want);
+	cr_assert_eq(count_words(t, " path=sda | "), 2, "#1 and #2 only");
+	run_result_free(&r);
+	free(t);
 }
