@@ -1003,3 +1003,66 @@ Test(pgroup, the_current_group_is_asked_during_its_pg_init)
 	run_result_free(&r);
 	free(t);
 }
+
+/*
+ * A bypassed group's delayed pg_init (pg_init_delay_msecs = 5, HZ 1000,
+ * pg_init_time 2 ms), sda and sdb in one group: disable_group 1 at
+ * 10.5 ms; the I/O then in service completes at 11 ms and the next one
+ * takes group 1 in the scan's second pass: the activations are queued
+ * for 17 ms (failover/a_bypassed_group_waits_pg_init_delay_msecs works
+ * the delay out).  sdb dies at 12 ms, before its work runs: at 17 ms it
+ * answers at once, offlined (pg_init_done), and sda two ms later: the
+ * held I/O goes to sda at 19 ms, not at 17 ms (the last answer releases
+ * it) and not never.  (I/O #10, after nine of 1 ms and the first
+ * pg_init.)
+ */
+#define PG_DELAYED(events, runtime) \
+	"[multipath]\n" PG_ALUA "path_grouping_policy = multibus\n" \
+	"hz = 1000\npg_init_delay_msecs = 5\npg_init_time = 2ms\n" \
+	"message = disable_group 1 at 10500us\n" events \
+	"[path sda]\nservice = fixed:1ms\n[path sdb]\nservice = fixed:1ms\n" \
+	"[j]\niodepth = 1\nruntime = " runtime "\nramp_time = 0\n"
+
+Test(pgroup, a_path_dying_before_its_delayed_activation)
+{
+	static const char text[] = PG_DELAYED("fail = sdb at 12ms\n", "25ms");
+	static const char *const want[] = {
+		"0.011000000 map io=10 now=3600011000000 path=- then=held for "
+		"pg_init | sda: inflight=0 | sdb: inflight=0",
+		"0.012000000 fail_path path=sdb valid=1",
+		"0.019000000 map io=10 now=3600019000000 path=sda | sda: "
+		"inflight=0",
+		NULL
+	};
+	struct run_result r;
+	char *t = traced(text, &r);
+
+	in_order(t, want);
+	cr_assert_eq(count_words(t, "\n0.017000000 map "), 0);
+	run_result_free(&r);
+	free(t);
+}
+
+/*
+ * The same with sdb back at 13 ms, while its delayed work still waits:
+ * reinstate_path queues sdb's activation again, which queue_work leaves
+ * as it is (already pending), so nothing answers before 17 ms + 2 ms and
+ * group 1 is still bypassed at 15 ms, when the run ends (D in the
+ * status).  A second activation queued at 13 ms would answer at 15 ms
+ * and enable the group (A).  The status: queue_io 1, one pg_init.
+ */
+Test(pgroup, a_reinstate_while_the_activation_waits_queues_nothing)
+{
+	static const char text[] = PG_DELAYED("fail = sdb at 12ms\n"
+					      "reinstate = sdb at 13ms\n",
+					      "15500us");
+	struct run_result r;
+	char *t = traced(text, &r);
+
+	cr_assert(find_line(t, t, "0.013000000 reinstate_path path=sdb "
+				  "valid=2"), "%s", t);
+	cr_assert(strstr(r.dmsetup, "multipath 2 1 1 0 1 1 D 0 2 0 "), "%s",
+		  r.dmsetup);
+	run_result_free(&r);
+	free(t);
+}
