@@ -1066,3 +1066,164 @@ Test(pgroup, a_reinstate_while_the_activation_waits_queues_nothing)
 	run_result_free(&r);
 	free(t);
 }
+
+/*
+ * A path that dies during its activation drops the group only if it is
+ * the path in use (pg_init_done): another path of the group dying there
+ * keeps it.  The table puts sda alone in group 1 and sdb and sdc in
+ * group 2, in the order given; alua, pg_init 2 ms.  #1 is held to 2 ms,
+ * #2 runs 3-4 ms; sda dies at 4.5 ms with #3 in service: the scan takes
+ * group 2, whose first path in the table round-robin gives (the path in
+ * use); both are activated to 6.5 ms.  The other dies at 5 ms; its
+ * answer (offlined) keeps the group, and #3 goes to the path in use at
+ * 6.5 ms, not after a second pg_init at 8.5 ms.  Both orders, so that
+ * the path that dies is the one after the path in use among the
+ * device's paths, and the one before it.
+ */
+static void other_path_dies_in_pg_init(const char *order, const char *dies,
+				       const char *used)
+{
+	static const char text[] =
+		"[multipath]\nmode = request\npg_init_time = 2ms\n"
+		"table = 0 2097152 multipath 0 1 alua 2 1 round-robin 0 1 1 "
+		"8:0 1 round-robin 0 2 1 %s\n"
+		"fail = sda at 4500us\nfail = %s at 5ms\n"
+		PG_THREE("non-optimized", "non-optimized")
+		"[j]\niodepth = 1\nruntime = 9ms\nramp_time = 0\n";
+	char buf[1024], line[256];
+	struct run_result r;
+	char *t;
+
+	snprintf(buf, sizeof(buf), text, order, dies);
+	t = traced(buf, &r);
+	snprintf(line, sizeof(line), "0.006500000 map io=3 now=3600006500000 "
+		 "path=%s | %s: inflight=0", used, used);
+	cr_assert(find_line(t, t, line), "%s: no '%s' in\n%s", order, line, t);
+	run_result_free(&r);
+	free(t);
+}
+
+Test(pgroup, a_path_not_in_use_dying_in_pg_init_keeps_the_group)
+{
+	other_path_dies_in_pg_init("8:16 1 8:32 1", "sdc", "sdb");
+	other_path_dies_in_pg_init("8:32 1 8:16 1", "sdb", "sdc");
+}
+
+/*
+ * PG_INIT_DELAY_RETRY lasts one pg_init: the one that pg_init_done
+ * starts for a group switched to meanwhile runs at once.  sda in group
+ * 1, sdb in group 2, alua, HZ 1000, pg_init_delay_msecs 5, pg_init_time
+ * 0.  Both groups disabled at 10.5 ms: j's I/O at 11 ms (#12, the first
+ * pg_init took no time) finds
+ * group 1 in the scan's second pass, whose activation waits to 17 ms.
+ * switch_group 2 at 12 ms; k's I/O at 13 ms (#13) switches to group 2
+ * and is held (the pg_init it asks for waits for the one running).  At
+ * 17 ms sda answers, pg_init_done starts group 2's pg_init with no
+ * delay, sdb answers at once, and both I/Os go to sdb at 17 ms, not
+ * 6 ms later.
+ */
+Test(pgroup, a_pg_init_after_a_delayed_one_is_not_delayed)
+{
+	static const char text[] =
+		"[multipath]\n" PG_ALUA "path_grouping_policy = failover\n"
+		"hz = 1000\npg_init_delay_msecs = 5\npg_init_time = 0\n"
+		"message = disable_group 1 at 10500us\n"
+		"message = disable_group 2 at 10500us\n"
+		"message = switch_group 2 at 12ms\n"
+		"[path sda]\nprio = optimized\nservice = fixed:1ms\n"
+		"[path sdb]\nprio = non-optimized\nservice = fixed:1ms\n"
+		"[j]\niodepth = 1\nruntime = 20ms\nramp_time = 0\n"
+		"[k]\niodepth = 1\nstartdelay = 13ms\nruntime = 7ms\n"
+		"ramp_time = 0\n";
+	static const char *const want[] = {
+		"0.011000000 map io=12 now=3600011000000 path=- then=held for "
+		"pg_init | sda: inflight=0 | sdb: inflight=0",
+		"0.013000000 map io=13 now=3600013000000 path=- then=held for "
+		"pg_init | sda: inflight=0 | sdb: inflight=0",
+		"0.017000000 map io=12 now=3600017000000 path=sdb | sda: "
+		"inflight=0 | sdb: inflight=0",
+		"0.017000000 map io=13 now=3600017000000 path=sdb | sda: "
+		"inflight=0 | sdb: inflight=1",
+		NULL
+	};
+	struct run_result r;
+	char *t = traced(text, &r);
+
+	in_order(t, want);
+	run_result_free(&r);
+	free(t);
+}
+
+/*
+ * disable_group (bypass_pg) forgets the path in use as well as the
+ * group, so an I/O mapped during a pg_init chooses again.  sda in group
+ * 1, sdb in group 2, alua, pg_init 2 ms: j's #1 switches to group 1 at
+ * 0, held to 2 ms.  disable_group 2 at 1 ms; k's I/O (#2) at 1.5 ms
+ * chooses (the scan: group 1 again, a switch, so PG_INIT_REQUIRED) and
+ * is held; at 2 ms the answer starts group 1's second pg_init, to
+ * 4 ms, with no map at 2 ms; both go to sda at 4 ms.  With the path in
+ * use kept, #2 would wait on it without a switch, and both would be
+ * mapped at 2 ms, switch then and wait again.
+ */
+Test(pgroup, disable_group_during_pg_init_chooses_again)
+{
+	static const char text[] =
+		"[multipath]\n" PG_ALUA "path_grouping_policy = failover\n"
+		"pg_init_time = 2ms\nmessage = disable_group 2 at 1ms\n"
+		"[path sda]\nprio = optimized\nservice = fixed:1ms\n"
+		"[path sdb]\nprio = non-optimized\nservice = fixed:1ms\n"
+		"[j]\niodepth = 1\nruntime = 6ms\nramp_time = 0\n"
+		"[k]\niodepth = 1\nstartdelay = 1500us\nruntime = 4500us\n"
+		"ramp_time = 0\n";
+	static const char *const want[] = {
+		"0.001500000 map io=2 now=3600001500000 path=- then=held for "
+		"pg_init | sda: inflight=0 | sdb: inflight=0",
+		"0.004000000 map io=1 now=3600004000000 path=sda | sda: "
+		"inflight=0 | sdb: inflight=0",
+		"0.004000000 map io=2 now=3600004000000 path=sda | sda: "
+		"inflight=1 | sdb: inflight=0",
+		NULL
+	};
+	struct run_result r;
+	char *t = traced(text, &r);
+
+	in_order(t, want);
+	cr_assert_eq(count_words(t, "\n0.002000000 map "), 0, "%s", t);
+	run_result_free(&r);
+	free(t);
+}
+
+/*
+ * switch_group enables every group and writes nothing past the last:
+ * the groups end where an unreadable page starts (a write there
+ * faults).  The message is taken (0) whether checked or run.
+ */
+Test(pgroup, switch_group_stays_inside_the_groups)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *mem = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	static struct sim s;
+	struct mpath m;
+	char err[ERR_MAX] = "";
+
+	cr_assert_neq(mem, MAP_FAILED);
+	cr_assert_eq(mprotect(mem + page, (size_t)page, PROT_NONE), 0);
+	memset(&m, 0, sizeof(m));
+	m.sim = &s;
+	m.nr_pgs = 2;
+	m.pgs = (struct priority_group *)(mem + page) - 2;
+	memset(m.pgs, 0, 2 * sizeof(*m.pgs));
+	m.pgs[0].pg_num = 1;
+	m.pgs[0].bypassed = true;
+	m.pgs[1].pg_num = 2;
+	m.pgs[1].bypassed = true;
+	cr_assert_eq(mpath_message(&m, "switch_group 2", true, err), 0, "%s",
+		     err);
+	cr_assert(m.pgs[0].bypassed && !m.next_pg, "checked only");
+	cr_assert_eq(mpath_message(&m, "switch_group 2", false, err), 0, "%s",
+		     err);
+	cr_assert(!m.pgs[0].bypassed && !m.pgs[1].bypassed);
+	cr_assert_eq(m.next_pg, &m.pgs[1]);
+	cr_assert_eq(munmap(mem, 2 * (size_t)page), 0);
+}
