@@ -78,7 +78,8 @@ SUITES = {
     "sim/delay.c": ["dm_delay", "dm_delay_sync", "write_cache",
                     "sync_device", "cpu", "trace", "path_failures"],
     # dmsetup: the groups as pg_setup builds them, in the status line
-    "sim/pgroup.c": ["failover", "path_failures", "dmsetup"],
+    "sim/pgroup.c": ["pgroup", "failover", "mpath", "path_failures",
+                     "dmsetup"],
     # timers_cmd: `mpsim timers`, the experiment built on both wheels
     "wheels/timer-classic.c": ["timer_classic", "timer_wheels",
                                "timer_wheel_random", "timers_cmd"],
