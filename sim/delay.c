@@ -240,7 +240,9 @@ static bool flush_list(struct dm_delay *dc, struct io_fifo *out,
 /*
  * Send the flushed bios down, in list order (the kernel collects them on
  * a bio_list and submits it after the walk).  A path whose device has
- * died (sim/fault.c) errors each at once, as a dead device returns them.
+ * died (sim/fault.c) errors each at once, as a dead device returns them;
+ * a path failed by a fail_path message has a working device below it,
+ * and its bios go down as any other.
  */
 static void release(struct dm_delay *dc, struct io_fifo *out)
 {
@@ -248,7 +250,7 @@ static void release(struct dm_delay *dc, struct io_fifo *out)
 	struct sim_io *io;
 
 	while ((io = fifo_pop(out))) {
-		if (p->failed)
+		if (p->dead)
 			mpath_end_io(&dc->sim->mp, io, -EIO);
 		else
 			path_device_submit(p, io);

@@ -114,6 +114,9 @@ struct sim_path {
 	struct io_fifo queue;		/* waiting for a slot */
 	bool failed;			/* failed in the multipath device (the
 					   kernel's !pgpath->is_active) */
+	bool dead;			/* its device has died (sim/fault.c);
+					   a fail_path message fails the path
+					   in dm alone, the device works on */
 	struct priority_group *pg;	/* its group (pgpath->pg) */
 	unsigned fail_count;		/* pgpath->fail_count: fail_path()s */
 	struct path_ev *activate;	/* its pg_init work (activate_path) */
@@ -189,6 +192,10 @@ struct mpath {
 	sim_ns no_path_since;		/* when nr_valid last dropped to 0 */
 	struct path_ev work;		/* kmultipathd's queued-bios work */
 	bool work_pending;		/* ... is queued (queue_work) */
+	bool declined;			/* a selector gave no path while paths
+					   were valid: 6.1's __map_bio queues the
+					   bio without queue_work, so it waits for
+					   the next work run (debug checks only) */
 };
 
 struct job {

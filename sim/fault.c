@@ -82,6 +82,7 @@ static void path_fail(struct sim *s, struct sim_path *p)
 	struct sim_io *io;
 
 	mpath_fail_path(&s->mp, p);
+	p->dead = true;
 	path_device_fail(p, &errored);
 	while ((io = fifo_pop(&errored)))
 		mpath_end_io(&s->mp, io, -EIO);
@@ -94,6 +95,7 @@ void path_event(struct sim *s, struct path_ev *e)
 		path_fail(s, e->path);
 		break;
 	case PEV_REINSTATE:
+		e->path->dead = false;		/* the device is back */
 		mpath_reinstate_path(&s->mp, e->path);
 		break;
 	case PEV_PROCESS_QUEUED:

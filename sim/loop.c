@@ -49,16 +49,18 @@ static int sim_check(const struct sim *s, sim_ns before)
 		if (p->conf->slots && p->busy > p->conf->slots)
 			return 0;
 		/* a dead device holds nothing: it errored all at the fail */
-		if (p->failed && (p->busy || p->queue.n))
+		if (p->dead && (p->busy || p->queue.n))
 			return 0;
 		valid += !p->failed;
 	}
 	if (valid != s->mp.nr_valid)
 		return 0;
 	/* I/Os wait for a path only while there is none, until
-	 * kmultipathd's work maps them again, or while pg_init runs */
+	 * kmultipathd's work maps them again, while pg_init runs, or after
+	 * a selector gave none though paths were valid */
 	if (s->mp.queued.n && s->mp.nr_valid && !s->mp.work_pending &&
-	    !(s->mp.queue_io && s->mp.pg_init_in_progress))
+	    !(s->mp.queue_io && s->mp.pg_init_in_progress) &&
+	    !s->mp.declined)
 		return 0;
 	return sum == s->outstanding && delay_check(s);
 }

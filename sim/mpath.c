@@ -169,10 +169,12 @@ map_slow(struct mpath *m, struct sim_io *io, sim_ns now, bool current_tried)
 	if (!p) {
 		if (s->measuring)
 			s->res->no_path++;
-		if (m->queue_if_no_path)
+		if (m->queue_if_no_path) {
 			fifo_push(&m->queued, io);
-		else
+			m->declined = m->nr_valid != 0;
+		} else {
 			mpath_kill(m, io);
+		}
 		return NULL;
 	}
 	if (m->queue_io || m->pg_init_required) {
@@ -364,6 +366,7 @@ void mpath_process_queued(struct mpath *m)
 	unsigned n = m->queued.n;
 
 	m->work_pending = false;
+	m->declined = false;
 	while (n-- && (m->nr_valid || !m->queue_if_no_path))
 		mpath_map(m, fifo_pop(&m->queued));
 }

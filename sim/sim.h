@@ -37,10 +37,12 @@
  *    - every start_io is matched by exactly one end_io (the selector's
  *      end_io runs twice for a requeued bio killed for want of a path,
  *      as in the kernel: sim/mpath.c mpath_kill);
- *    - a failed path's device holds nothing (it errored all it had);
+ *    - a dead path device holds nothing (it errored all it had; a path
+ *      failed by a fail_path message keeps a working device);
  *    - I/Os wait in the multipath queue only while no path is usable,
- *      kmultipathd's work to map them again is queued, or a priority
- *      group's pg_init holds them (QUEUE_IO);
+ *      kmultipathd's work to map them again is queued, a priority
+ *      group's pg_init holds them (QUEUE_IO), or a selector gave no path
+ *      though paths were valid (6.1 queues the bio without the work);
  *    - a dm-delay list holds its counted entries, and something (the
  *      kthread's next poll, the target's timer or its work) will flush
  *      it; a pending timer has its softirq scheduled.

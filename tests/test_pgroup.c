@@ -795,6 +795,30 @@ Test(failover, fail_and_reinstate_path_messages)
 	run_result_free(&r);
 }
 
+/*
+ * A fail_path message fails the path in dm alone: the dm-delay target
+ * below it works on, and the bio it holds goes down to the device when
+ * its delay is over and completes without error (6.1's fail_path()
+ * touches only the pgpath).  Only a device that dies errors what dm-delay
+ * releases to it.
+ */
+Test(failover, fail_path_message_leaves_the_delay_below_working)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = round-robin\n"
+		 "path_grouping_policy = failover\n"
+		 "message = fail_path sda at 5ms\n"
+		 "[path sda]\nprio = optimized\nservice = fixed:1ms\n"
+		 "delay = 20ms\n"
+		 "[path sdb]\nprio = non-optimized\nservice = fixed:1ms\n"
+		 "[j]\niodepth = 1\nnumber_ios = 1\nramp_time = 0\n", &r);
+	cr_assert_eq(r.path[0].errors, 0);
+	cr_assert_eq(r.path[0].ios, 1);
+	cr_assert_eq(r.path[1].ios, 0);
+	run_result_free(&r);
+}
+
 /* ---- pgroup: choose_pgpath and pg_init record by record ---- */
 
 /*
