@@ -26,51 +26,7 @@
 #include "input/scenario.h"
 #include "input/table.h"
 #include "tests/plugin-cache.h"
-
-/*
- * Run the scenario text, with the KEY, VALUE pairs of opts (NULL
- * ended) set on top, and its text trace: returns the trace (to free).
- */
-static char *traced(const char *text, const char *const *opts,
-		    struct run_result *r)
-{
-	char file[] = "/tmp/mpsim-mpath-XXXXXX", err[ERR_MAX] = "";
-	struct trace_conf tc;
-	struct scenario sc;
-	char *buf;
-	FILE *f;
-	long n;
-	int fd;
-
-	mpsim_quiet = 1;
-	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
-	for (; opts && opts[0]; opts += 2)
-		cr_assert_eq(scenario_set(&sc, opts[0], opts[1], err), 0,
-			     "%s=%s: %s", opts[0], opts[1], err);
-	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
-	fd = mkstemp(file);
-	cr_assert_geq(fd, 0);
-	close(fd);
-	memset(&tc, 0, sizeof(tc));
-	tc.file = file;
-	tc.text = true;
-	tc.from_set = true;	/* from the start, ramp or not */
-	tc.until = UINT64_MAX;
-	cr_assert_eq(run_scenario_traced(&sc, 1, &tc, r, err), 0, "%s", err);
-	scenario_free(&sc);
-	f = fopen(file, "r");
-	cr_assert(f);
-	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	cr_assert(buf);
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	unlink(file);
-	return buf;
-}
+#include "tests/trace-lines.h"
 
 /* The run without a trace. */
 static void plain(const char *text, const char *const *opts,
@@ -89,49 +45,6 @@ static void plain(const char *text, const char *const *opts,
 	scenario_free(&sc);
 }
 
-/* Where the whole line `line` is in the trace t, from `from` on; NULL
- * when it is not. */
-static const char *find_line(const char *t, const char *from,
-			     const char *line)
-{
-	size_t n = strlen(line);
-	const char *p = from ? from : t;
-
-	while ((p = strstr(p, line))) {
-		if ((p == t || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
-			return p;
-		p++;
-	}
-	return NULL;
-}
-
-
-/* The lines of t that hold `word`. */
-static unsigned count_words(const char *t, const char *word)
-{
-	const char *p = t;
-	unsigned n = 0;
-
-	while ((p = strstr(p, word))) {
-		n++;
-		p++;
-	}
-	return n;
-}
-
-/* Every line of want is in t, in this order. */
-static void in_order(const char *t, const char *const *want)
-{
-	const char *at = t;
-
-	for (; *want; want++) {
-		const char *p = find_line(t, at, *want);
-
-		cr_assert(p, "no line '%s' after the one before in:\n%s",
-			  *want, t);
-		at = p + 1;
-	}
-}
 
 /* ---- errors, requeue, failure to the job ---- */
 
@@ -175,12 +88,12 @@ Test(mpath, errors_requeue_and_kill_in_the_trace)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, NULL, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	in_order(t, want);
-	cr_assert_eq(count_words(t, " end_io "), 3);
-	cr_assert_eq(count_words(t, " done "), 2);
-	cr_assert_eq(count_words(t, " requeue "), 1);
+	trace_in_order(t, want);
+	cr_assert_eq(trace_count(t, " end_io "), 3);
+	cr_assert_eq(trace_count(t, " done "), 2);
+	cr_assert_eq(trace_count(t, " requeue "), 1);
 	cr_assert_eq(r.ios_simulated, 2, "the devices' completions");
 	cr_assert_eq(r.path[0].end_ios, 2);
 	cr_assert_eq(r.path[1].end_ios, 1);
@@ -211,9 +124,9 @@ Test(mpath, reinstate_in_the_trace)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, NULL, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	in_order(t, want);
+	trace_in_order(t, want);
 	cr_assert_eq(r.ios_simulated, 3);
 	run_result_free(&r);
 	free(t);
@@ -240,10 +153,10 @@ Test(mpath, error_without_a_path_fails_to_the_job)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, NULL, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	in_order(t, want);
-	cr_assert_eq(count_words(t, " requeue "), 0);
+	trace_in_order(t, want);
+	cr_assert_eq(trace_count(t, " requeue "), 0);
 	cr_assert_eq(r.failed, 2);
 	cr_assert_eq(r.ios_simulated, 2);
 	run_result_free(&r);
@@ -280,9 +193,9 @@ Test(mpath, request_mode_start_of_a_clone_never_started)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, NULL, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	in_order(t, want);
+	trace_in_order(t, want);
 	run_result_free(&r);
 	free(t);
 }
@@ -298,11 +211,11 @@ Test(mpath, request_mode_without_stats_gives_0)
 		"[path a]\nservice = fixed:1ms\nrequest_stats = off\n"
 		"[j]\niodepth = 1\nnumber_ios = 3\nramp_time = 0\n";
 	struct run_result r;
-	char *t = traced(text, NULL, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	cr_assert(find_line(t, NULL, "0.001000000 end_io io=1 path=a error=0 "
+	cr_assert(trace_find_line(t, NULL, "0.001000000 end_io io=1 path=a error=0 "
 			    "start=0 now=3600001000000"), "%s", t);
-	cr_assert_eq(count_words(t, " start=0 "), 3);
+	cr_assert_eq(trace_count(t, " start=0 "), 3);
 	run_result_free(&r);
 	free(t);
 }
@@ -325,24 +238,24 @@ Test(mpath, ktime_stamp_only_for_hr_timer_selectors)
 	static const char *const hst[] = { "clock", "ktime", "selector",
 					   "historical-service-time", NULL };
 	struct run_result r;
-	char *a = traced(text, kt, &r), *b, *pa, *pb;
+	char *a = trace_run(text, kt, &r), *b, *pa, *pb;
 
 	run_result_free(&r);
-	b = traced(text, jf, &r);
+	b = trace_run(text, jf, &r);
 	run_result_free(&r);
 	/* past the run record, which names the clock */
 	pa = strchr(a, '\n');
 	pb = strchr(b, '\n');
 	cr_assert(pa && pb);
 	cr_assert_str_eq(pa, pb);
-	cr_assert_eq(count_words(a, " start=33"), 8, "%s", a);
-	cr_assert_eq(count_words(a, " start=36"), 0);
+	cr_assert_eq(trace_count(a, " start=33"), 8, "%s", a);
+	cr_assert_eq(trace_count(a, " start=36"), 0);
 	free(a);
 	free(b);
 	/* historical-service-time: the ktime of its mapping */
-	a = traced(text, hst, &r);
-	cr_assert_eq(count_words(a, " start=36"), 8, "%s", a);
-	cr_assert_eq(count_words(a, " start=33"), 0);
+	a = trace_run(text, hst, &r);
+	cr_assert_eq(trace_count(a, " start=36"), 8, "%s", a);
+	cr_assert_eq(trace_count(a, " start=33"), 0);
 	run_result_free(&r);
 	free(a);
 }
@@ -384,10 +297,10 @@ Test(mpath, osync_write_then_its_preflush)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, NULL, &r);
+	char *t = trace_run(text, NULL, &r);
 	unsigned d;
 
-	in_order(t, want);
+	trace_in_order(t, want);
 	cr_assert_eq(r.total.ios, 2);
 	cr_assert_eq(r.total.bytes, 8192);
 	cr_assert_eq(r.total.lat.min, 3 * NSEC_PER_MSEC);
@@ -504,11 +417,11 @@ Test(mpath, pg_init_holds_io_and_the_work_runs_once)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, NULL, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	in_order(t, want);
-	cr_assert_eq(count_words(t, "\n0.000000000 map "), 2);
-	cr_assert_eq(count_words(t, "\n0.010500000 map "), 2);
+	trace_in_order(t, want);
+	cr_assert_eq(trace_count(t, "\n0.000000000 map "), 2);
+	cr_assert_eq(trace_count(t, "\n0.010500000 map "), 2);
 	run_result_free(&r);
 	free(t);
 }
@@ -546,9 +459,9 @@ Test(mpath, current_path_dying_in_its_pg_init_keeps_the_group)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, NULL, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	in_order(t, want);
+	trace_in_order(t, want);
 	run_result_free(&r);
 	free(t);
 }
@@ -576,10 +489,10 @@ Test(mpath, switch_group_takes_the_next_io)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, NULL, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	in_order(t, want);
-	cr_assert_eq(count_words(t, "path=sda | "), 4, "#1 to #4 only");
+	trace_in_order(t, want);
+	cr_assert_eq(trace_count(t, "path=sda | "), 4, "#1 to #4 only");
 	run_result_free(&r);
 	free(t);
 }
@@ -612,9 +525,9 @@ Test(mpath, reinstated_path_in_the_current_group_is_activated)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, NULL, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	in_order(t, want);
+	trace_in_order(t, want);
 	run_result_free(&r);
 	free(t);
 }
@@ -708,9 +621,9 @@ Test(mpath, kill_fails_the_old_path_again_if_it_came_back,
 		"selector-source", "tests/ksrc/dm-ps-once.c", NULL
 	};
 	struct run_result r;
-	char *t = traced(text, opts, &r);
+	char *t = trace_run(text, opts, &r);
 
-	in_order(t, want);
+	trace_in_order(t, want);
 	/* dmsetup status: a failed, fail_count 2 */
 	cr_assert(strstr(r.dmsetup, " a F 2 \n"), "%s", r.dmsetup);
 	cr_assert_eq(r.failed, 1);

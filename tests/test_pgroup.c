@@ -23,6 +23,7 @@
 #include "sim/trace.h"
 #include "input/scenario.h"
 #include "input/table.h"
+#include "tests/trace-lines.h"
 
 /* sda (8:0) is ALUA optimized, sdb (8:16) non-optimized: with
  * path_grouping_policy = failover each is a group, sda's first. */
@@ -821,88 +822,6 @@ Test(failover, fail_path_message_leaves_the_delay_below_working)
 
 /* ---- pgroup: choose_pgpath and pg_init record by record ---- */
 
-/*
- * Run the scenario text with its text trace (tests/test_mpath.c has the
- * like helpers): returns the trace (to free).
- */
-static char *traced(const char *text, struct run_result *r)
-{
-	char file[] = "/tmp/mpsim-pgroup-XXXXXX", err[ERR_MAX] = "";
-	struct trace_conf tc;
-	struct scenario sc;
-	char *buf;
-	FILE *f;
-	long n;
-	int fd;
-
-	mpsim_quiet = 1;
-	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
-	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
-	fd = mkstemp(file);
-	cr_assert_geq(fd, 0);
-	close(fd);
-	memset(&tc, 0, sizeof(tc));
-	tc.file = file;
-	tc.text = true;
-	tc.from_set = true;
-	tc.until = UINT64_MAX;
-	cr_assert_eq(run_scenario_traced(&sc, 1, &tc, r, err), 0, "%s", err);
-	scenario_free(&sc);
-	f = fopen(file, "r");
-	cr_assert(f);
-	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	cr_assert(buf);
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	unlink(file);
-	return buf;
-}
-
-/* Where the whole line `line` is in t, from `from` on, or NULL. */
-static const char *find_line(const char *t, const char *from,
-			     const char *line)
-{
-	size_t n = strlen(line);
-	const char *p = from;
-
-	while ((p = strstr(p, line))) {
-		if ((p == t || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
-			return p;
-		p++;
-	}
-	return NULL;
-}
-
-/* How many times `word` is in t. */
-static unsigned count_words(const char *t, const char *word)
-{
-	const char *p = t;
-	unsigned n = 0;
-
-	while ((p = strstr(p, word))) {
-		n++;
-		p++;
-	}
-	return n;
-}
-
-/* Every line of want is in t, in this order. */
-static void in_order(const char *t, const char *const *want)
-{
-	const char *at = t;
-
-	for (; *want; want++) {
-		const char *p = find_line(t, at, *want);
-
-		cr_assert(p, "no line '%s' after the one before in:\n%s",
-			  *want, t);
-		at = p + 1;
-	}
-}
 
 #define PG_ALUA "mode = request\nselector = round-robin\n" \
 	"hardware_handler = alua\nfailback = manual\n"
@@ -938,9 +857,9 @@ Test(pgroup, held_io_waits_on_the_path_of_the_switch)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	in_order(t, want);
+	trace_in_order(t, want);
 	run_result_free(&r);
 	free(t);
 }
@@ -980,9 +899,9 @@ Test(pgroup, a_path_back_after_none_inits_its_group_again)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	in_order(t, want);
+	trace_in_order(t, want);
 	run_result_free(&r);
 	free(t);
 }
@@ -1020,10 +939,10 @@ Test(pgroup, the_current_group_is_asked_during_its_pg_init)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	in_order(t, want);
-	cr_assert_eq(count_words(t, " path=sda | "), 2, "#1 and #2 only");
+	trace_in_order(t, want);
+	cr_assert_eq(trace_count(t, " path=sda | "), 2, "#1 and #2 only");
 	run_result_free(&r);
 	free(t);
 }
@@ -1059,10 +978,10 @@ Test(pgroup, a_path_dying_before_its_delayed_activation)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	in_order(t, want);
-	cr_assert_eq(count_words(t, "\n0.017000000 map "), 0);
+	trace_in_order(t, want);
+	cr_assert_eq(trace_count(t, "\n0.017000000 map "), 0);
 	run_result_free(&r);
 	free(t);
 }
@@ -1081,9 +1000,9 @@ Test(pgroup, a_reinstate_while_the_activation_waits_queues_nothing)
 					      "reinstate = sdb at 13ms\n",
 					      "15500us");
 	struct run_result r;
-	char *t = traced(text, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	cr_assert(find_line(t, t, "0.013000000 reinstate_path path=sdb "
+	cr_assert(trace_find_line(t, t, "0.013000000 reinstate_path path=sdb "
 				  "valid=2"), "%s", t);
 	cr_assert(strstr(r.dmsetup, "multipath 2 1 1 0 1 1 D 0 2 0 "), "%s",
 		  r.dmsetup);
@@ -1119,10 +1038,11 @@ static void other_path_dies_in_pg_init(const char *order, const char *dies,
 	char *t;
 
 	snprintf(buf, sizeof(buf), text, order, dies);
-	t = traced(buf, &r);
+	t = trace_run(buf, NULL, &r);
 	snprintf(line, sizeof(line), "0.006500000 map io=3 now=3600006500000 "
 		 "path=%s | %s: inflight=0", used, used);
-	cr_assert(find_line(t, t, line), "%s: no '%s' in\n%s", order, line, t);
+	cr_assert(trace_find_line(t, t, line), "%s: no '%s' in\n%s", order,
+		  line, t);
 	run_result_free(&r);
 	free(t);
 }
@@ -1171,9 +1091,9 @@ Test(pgroup, a_pg_init_after_a_delayed_one_is_not_delayed)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	in_order(t, want);
+	trace_in_order(t, want);
 	run_result_free(&r);
 	free(t);
 }
@@ -1209,10 +1129,10 @@ Test(pgroup, disable_group_during_pg_init_chooses_again)
 		NULL
 	};
 	struct run_result r;
-	char *t = traced(text, &r);
+	char *t = trace_run(text, NULL, &r);
 
-	in_order(t, want);
-	cr_assert_eq(count_words(t, "\n0.002000000 map "), 0, "%s", t);
+	trace_in_order(t, want);
+	cr_assert_eq(trace_count(t, "\n0.002000000 map "), 0, "%s", t);
 	run_result_free(&r);
 	free(t);
 }

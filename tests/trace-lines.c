@@ -1,0 +1,106 @@
+/*
+ * trace-lines.c: short runs with their decision trace, and the checks
+ * of its lines, for the Criterion tests that follow the multipath device
+ * record by record (test_mpath.c, test_pgroup.c).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "sim/run.h"
+#include "sim/trace.h"
+#include "input/scenario.h"
+#include "input/table.h"
+#include "tests/trace-lines.h"
+
+/*
+ * Run the scenario text, with the KEY, VALUE pairs of opts (NULL
+ * ended) set on top, and its text trace: returns the trace (to free).
+ */
+char *trace_run(const char *text, const char *const *opts,
+		struct run_result *r)
+{
+	char file[] = "/tmp/mpsim-trace-XXXXXX", err[ERR_MAX] = "";
+	struct trace_conf tc;
+	struct scenario sc;
+	char *buf;
+	FILE *f;
+	long n;
+	int fd;
+
+	mpsim_quiet = 1;
+	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
+	for (; opts && opts[0]; opts += 2)
+		cr_assert_eq(scenario_set(&sc, opts[0], opts[1], err), 0,
+			     "%s=%s: %s", opts[0], opts[1], err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	fd = mkstemp(file);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	memset(&tc, 0, sizeof(tc));
+	tc.file = file;
+	tc.text = true;
+	tc.from_set = true;	/* from the start, ramp or not */
+	tc.until = UINT64_MAX;
+	cr_assert_eq(run_scenario_traced(&sc, 1, &tc, r, err), 0, "%s", err);
+	scenario_free(&sc);
+	f = fopen(file, "r");
+	cr_assert(f);
+	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	cr_assert(buf);
+	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(file);
+	return buf;
+}
+
+/* Where the whole line `line` is in the trace t, from `from` on; NULL
+ * when it is not. */
+const char *trace_find_line(const char *t, const char *from,
+			    const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = from ? from : t;
+
+	while ((p = strstr(p, line))) {
+		if ((p == t || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+/* How many times `word` is in t. */
+unsigned trace_count(const char *t, const char *word)
+{
+	const char *p = t;
+	unsigned n = 0;
+
+	while ((p = strstr(p, word))) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/* Every line of want is in t, in this order. */
+void trace_in_order(const char *t, const char *const *want)
+{
+	const char *at = t;
+
+	for (; *want; want++) {
+		const char *p = trace_find_line(t, at, *want);
+
+		cr_assert(p, "no line '%s' after the one before in:\n%s",
+			  *want, t);
+		at = p + 1;
+	}
+}
