@@ -28,24 +28,6 @@
 #include "tests/plugin-cache.h"
 #include "tests/trace-lines.h"
 
-/* The run without a trace. */
-static void plain(const char *text, const char *const *opts,
-		  struct run_result *r)
-{
-	char err[ERR_MAX] = "";
-	struct scenario sc;
-
-	mpsim_quiet = 1;
-	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
-	for (; opts && opts[0]; opts += 2)
-		cr_assert_eq(scenario_set(&sc, opts[0], opts[1], err), 0,
-			     "%s=%s: %s", opts[0], opts[1], err);
-	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
-	cr_assert_eq(run_scenario(&sc, 1, r, err), 0, "%s", err);
-	scenario_free(&sc);
-}
-
-
 /* ---- errors, requeue, failure to the job ---- */
 
 #define TWO_PATHS_10MS \
@@ -339,7 +321,7 @@ static sim_ns no_path_time(const char *events, const char *ramp,
 		 "[path a]\nservice = fixed:1ms\n"
 		 "[j]\niodepth = 1\nnumber_ios = 10\nramp_time = %s\n",
 		 uptime, events, ramp);
-	plain(text, NULL, &r);
+	trace_plain(text, NULL, &r);
 	cr_assert_eq(r.failed, 0);
 	t = r.no_path_time;
 	run_result_free(&r);
@@ -567,7 +549,7 @@ Test(mpath, selector_choosing_a_failed_path_stops_the_run,
 
 		if (fd < 0 || dup2(fd, 2) != 2)
 			_exit(3);
-		plain(text, opts, &r);
+		trace_plain(text, opts, &r);
 		_exit(0);
 	}
 	cr_assert_eq(waitpid(pid, &status, 0), pid);

@@ -17,10 +17,31 @@
 #include "input/table.h"
 #include "tests/trace-lines.h"
 
-/*
- * Run the scenario text, with the KEY, VALUE pairs of opts (NULL
- * ended) set on top, and its text trace: returns the trace (to free).
- */
+/* The scenario text with the KEY, VALUE pairs of opts set on top. */
+static void scenario_of(struct scenario *sc, const char *text,
+			const char *const *opts)
+{
+	char err[ERR_MAX] = "";
+
+	mpsim_quiet = 1;
+	cr_assert_eq(scenario_parse(sc, text, "t.ini", err), 0, "%s", err);
+	for (; opts && opts[0]; opts += 2)
+		cr_assert_eq(scenario_set(sc, opts[0], opts[1], err), 0,
+			     "%s=%s: %s", opts[0], opts[1], err);
+	cr_assert_eq(scenario_validate(sc, err), 0, "%s", err);
+}
+
+void trace_plain(const char *text, const char *const *opts,
+		 struct run_result *r)
+{
+	char err[ERR_MAX] = "";
+	struct scenario sc;
+
+	scenario_of(&sc, text, opts);
+	cr_assert_eq(run_scenario(&sc, 1, r, err), 0, "%s", err);
+	scenario_free(&sc);
+}
+
 char *trace_run(const char *text, const char *const *opts,
 		struct run_result *r)
 {
@@ -32,12 +53,7 @@ char *trace_run(const char *text, const char *const *opts,
 	long n;
 	int fd;
 
-	mpsim_quiet = 1;
-	cr_assert_eq(scenario_parse(&sc, text, "t.ini", err), 0, "%s", err);
-	for (; opts && opts[0]; opts += 2)
-		cr_assert_eq(scenario_set(&sc, opts[0], opts[1], err), 0,
-			     "%s=%s: %s", opts[0], opts[1], err);
-	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	scenario_of(&sc, text, opts);
 	fd = mkstemp(file);
 	cr_assert_geq(fd, 0);
 	close(fd);

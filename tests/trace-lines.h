@@ -11,6 +11,9 @@ struct run_result;
  * or NULL) set on top: its text trace from the start (to free). */
 char *trace_run(const char *text, const char *const *opts,
 		struct run_result *r);
+/* The same run without a trace. */
+void trace_plain(const char *text, const char *const *opts,
+		 struct run_result *r);
 /* Where the whole line `line` is in t, from `from` (NULL: t) on; NULL
  * when it is not. */
 const char *trace_find_line(const char *t, const char *from,
