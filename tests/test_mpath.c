@@ -174,12 +174,7 @@ Test(mpath, request_mode_start_of_a_clone_never_started)
 		"0.003000000 reinstate_path path=a valid=1",
 		NULL
 	};
-	struct run_result r;
-	char *t = trace_run(text, NULL, &r);
-
-	trace_in_order(t, want);
-	run_result_free(&r);
-	free(t);
+	trace_expect(text, NULL, want);
 }
 
 /*
@@ -440,12 +435,7 @@ Test(mpath, current_path_dying_in_its_pg_init_keeps_the_group)
 		"inflight=2",
 		NULL
 	};
-	struct run_result r;
-	char *t = trace_run(text, NULL, &r);
-
-	trace_in_order(t, want);
-	run_result_free(&r);
-	free(t);
+	trace_expect(text, NULL, want);
 }
 
 /*
@@ -506,12 +496,7 @@ Test(mpath, reinstated_path_in_the_current_group_is_activated)
 		"inflight=0 | sdb: inflight=0 | sdc: inflight=0",
 		NULL
 	};
-	struct run_result r;
-	char *t = trace_run(text, NULL, &r);
-
-	trace_in_order(t, want);
-	run_result_free(&r);
-	free(t);
+	trace_expect(text, NULL, want);
 }
 
 /* ---- a selector that breaks the contract ---- */

@@ -856,12 +856,7 @@ Test(pgroup, held_io_waits_on_the_path_of_the_switch)
 		"inflight=0 | sdb: inflight=1 | sdc: inflight=0",
 		NULL
 	};
-	struct run_result r;
-	char *t = trace_run(text, NULL, &r);
-
-	trace_in_order(t, want);
-	run_result_free(&r);
-	free(t);
+	trace_expect(text, NULL, want);
 }
 
 /*
@@ -898,12 +893,7 @@ Test(pgroup, a_path_back_after_none_inits_its_group_again)
 		"0.009000000 done io=3 error=0 latency_ns=5000000",
 		NULL
 	};
-	struct run_result r;
-	char *t = trace_run(text, NULL, &r);
-
-	trace_in_order(t, want);
-	run_result_free(&r);
-	free(t);
+	trace_expect(text, NULL, want);
 }
 
 /*
@@ -1090,12 +1080,7 @@ Test(pgroup, a_pg_init_after_a_delayed_one_is_not_delayed)
 		"inflight=0 | sdb: inflight=1",
 		NULL
 	};
-	struct run_result r;
-	char *t = trace_run(text, NULL, &r);
-
-	trace_in_order(t, want);
-	run_result_free(&r);
-	free(t);
+	trace_expect(text, NULL, want);
 }
 
 /*

@@ -120,3 +120,14 @@ void trace_in_order(const char *t, const char *const *want)
 		at = p + 1;
 	}
 }
+
+void trace_expect(const char *text, const char *const *opts,
+		  const char *const *want)
+{
+	struct run_result r;
+	char *t = trace_run(text, opts, &r);
+
+	trace_in_order(t, want);
+	run_result_free(&r);
+	free(t);
+}

@@ -22,5 +22,8 @@ const char *trace_find_line(const char *t, const char *from,
 unsigned trace_count(const char *t, const char *word);
 /* Every line of want (NULL ended) is in t, in this order. */
 void trace_in_order(const char *t, const char *const *want);
+/* Run text with opts (trace_run) and check want in its trace in order. */
+void trace_expect(const char *text, const char *const *opts,
+		  const char *const *want);
 
 #endif
