@@ -345,8 +345,8 @@ results-alua-failover: mpsim
 	      $$1 ~ /^sd/ { sh = sh sprintf(" %.3f |", $$3) } \
 	      $$1 == "total" { printf "| %s |%s %.0f | %.0f | %.0f | %.0f |\n", ph, sh, $$11, $$7, $$9, $$10 }'; \
 	  done; echo; \
-	  echo "dmsetup status and table at 5 s (failed over) and at 8 s (failed back):"; echo; \
-	  for rt in 5s 8s; do ./mpsim --scenario=alua-failover --seed=1 --runtime=$$rt --format=dmsetup 2>/dev/null | sed 's/^/    /'; echo; done; \
+	  echo "dmsetup status and table at 4.9 s (failed over) and at 8 s (failed back), each when that runtime ends and the I/Os then in flight are done:"; echo; \
+	  for rt in 4900ms 8s; do ./mpsim --scenario=alua-failover --seed=1 --runtime=$$rt --format=dmsetup 2>/dev/null | sed 's/^/    /'; echo; done; \
 	} > results/alua-failover.md.tmp
 	@mv results/alua-failover.md.tmp results/alua-failover.md
 	./mpsim --scenario=alua-failover --seed=1 --interval=100ms \

@@ -8,20 +8,16 @@
 #include "sim/run.h"
 #include "sim/workload.h"
 
-/* The longest ramp_time, in seconds, for the messages. */
-static double ramp_s(const struct scenario *sc)
-{
-	sim_ns ramp, runtime;
-
-	job_window(sc, &ramp, &runtime);
-	return (double)ramp / 1e9;
-}
-
 void run_warn(const struct scenario *sc, const struct run_result *r,
 	      const char *label)
 {
 	const char *sep = label && *label ? ": " : "";
-	double ramp = ramp_s(sc);
+	sim_ns ramp_ns, runtime;
+	double ramp;
+
+	/* the longest ramp_time, and the run's runtime (0: none) */
+	job_window(sc, &ramp_ns, &runtime);
+	ramp = (double)ramp_ns / 1e9;
 
 	if (!label)
 		label = "";
@@ -46,12 +42,25 @@ void run_warn(const struct scenario *sc, const struct run_result *r,
 				   "completed in the %.3f s window (lengthen "
 				   "--runtime)", label, sep,
 				   (double)r->window / 1e9);
+	} else if (r->left_queued) {
+		mpsim_warn("%s%s%llu I/O%s still held for a usable path when "
+			   "the run ended (queue_if_no_path, no path left): "
+			   "in no figure, as fio would still wait for them",
+			   label, sep, (unsigned long long)r->left_queued,
+			   r->left_queued == 1 ? " was" : "s were");
 	}
-	if (r->late_events)
+	if (r->late_events && runtime && r->window >= runtime)
+		mpsim_warn("%s%s%u scripted fail/reinstate event%s never "
+			   "ran: the run ended first, its runtime over %.3f s "
+			   "after its start (and the I/Os then in flight "
+			   "done); they change nothing", label, sep,
+			   r->late_events, r->late_events == 1 ? "" : "s",
+			   (double)(ramp_ns + runtime) / 1e9);
+	else if (r->late_events)
 		mpsim_warn("%s%s%u scripted fail/reinstate event%s never "
 			   "ran: the run ended first, %.3f s after its start "
-			   "(its last job finished or its runtime ended); "
-			   "they change nothing", label, sep, r->late_events,
+			   "(its last job finished); they change nothing",
+			   label, sep, r->late_events,
 			   r->late_events == 1 ? "" : "s",
-			   ramp + (double)r->window / 1e9);
+			   (double)ramp / 1e9 + (double)r->window / 1e9);
 }

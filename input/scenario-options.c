@@ -254,7 +254,8 @@ static const struct option options[] = {
 	  "unlimited)" },
 	{ "runtime", SEC_JOB, 0, set_runtime, "50ms", "",
 	  "DURATION",
-	  "the longest measured time after ramp_time (a bare number is "
+	  "how long each job issues after ramp_time; what it has in "
+	  "flight then completes and counts, as in fio (a bare number is "
 	  "seconds)" },
 	{ "timeout", SEC_JOB, 0, set_runtime, "50ms", "",
 	  "DURATION",

@@ -118,6 +118,7 @@ class Case:
         self.calibrate = False
         self.cpu = False
         self.cal_name = ""         # the calibration it measures / takes (grid's =NAME)
+        self.cal_base = None       # the calibration this one is measured from (base=)
         self.jitter = False        # p99 out of scope (the grid's `jitter`)
         self.paths = []            # [{name, read, write, flush, cache, dev}]
         self.table = None
@@ -662,8 +663,10 @@ def fmt(v, d):
 
 # Why the grid's `jitter` cases have their p99 reported, not checked.
 JITTER_NOTE = (
-    "p99 of the cases marked `jitter` is reported, not checked: one I/O at a "
-    "time through dm-delay ends on a tick, and the kernel's arithmetic "
+    "p99 of the cases marked `jitter`, and of the multipath phases at depth 1 "
+    "where 1 % or more of the I/Os went through a delay (in every kernel run "
+    "and in mpsim), is reported, not checked: one I/O at a time through "
+    "dm-delay ends on a tick with the guest idle, and the kernel's arithmetic "
     "(which mpsim's p99 is) puts every such I/O on the same tick. UML's tick "
     "is a host timer, late by as much as the host's load makes it: a 10 ms "
     "host timer measured beside a run of this check (two cores, load 2) was "
@@ -689,12 +692,48 @@ def cpu_paced_p99(case, krs, mk):
     spread mpsim does not model (cpu_note): a case given the calibration's
     CPU time (`cpu`) where fewer than 1 % of the I/Os went through a delay
     in every kernel run and in mpsim, so that the 99th percentile lies
-    among the I/Os no dm-delay held, on both sides.  Where one side has
-    1 % or more, its p99 is a delayed I/O and the figure is checked."""
+    among the I/Os no dm-delay held, on both sides; or where the delayed
+    share is at 1 % within the kernel's spread (below).  Otherwise, where
+    one side has 1 % or more, its p99 is a delayed I/O and the figure is
+    checked."""
     if not getattr(case, "cpu", False) or mk is None:
         return False
-    return all(delayed_share(case, r["ios"]) < 0.01 for r in krs) and \
-        delayed_share(case, mk["ios"]) < 0.01
+    kd = [delayed_share(case, r["ios"]) for r in krs]
+    md = delayed_share(case, mk["ios"])
+    if all(d < 0.01 for d in kd) and md < 0.01:
+        return True
+    # The knife's edge: 1 % lies inside the kernel's own interval for the
+    # delayed share, and mpsim's share is in it too.  Whether the 99th
+    # percentile is a delayed I/O or the slowest CPU-paced one then turns on
+    # a share that agrees within the kernel's spread (one 20 ms path kept
+    # busy: 67 I/Os of 6168 in the kernel, 67 of 7240 in mpsim, whose fast
+    # path ran faster, still within the kernel's IOPS); the p99 jumps from
+    # about 4 ms to 30 ms across it.  The share is checked.
+    if len(kd) > 1 and any(d < 0.01 for d in kd + [md]) and any(d >= 0.01 for d in kd + [md]):
+        tots = [sum(r["ios"].values()) for r in krs]
+        lo, hi = interval(kd)
+        q = 1.0 / min(tots) if min(tots) else 0.0
+        return lo - q <= 0.01 <= hi + q and lo - q <= md <= hi + q
+    return False
+
+
+def host_timer_p99(case, k, krs, mk):
+    """Whether a phase's p99 is the lateness of UML's host timer: a case
+    marked `jitter` (one I/O at a time through dm-delay), or a phase at
+    depth 1 where at least 1 % of the I/Os went through a delay in every
+    kernel run and in mpsim.  At depth 1 the guest has nothing to do while
+    such an I/O waits, so the tick that ends it is a host timer firing into
+    an idle guest, as late as the host makes it (JITTER_NOTE); the p99 is
+    such an I/O on both sides.  Its mean and the phase's other figures are
+    checked."""
+    if case.jitter:
+        return True
+    depths = getattr(case, "depths", None)
+    if not depths or depths[k] != 1 or mk is None:
+        return False
+    return all(delayed_share(case, r["ios"]) >= 0.01 for r in krs) and \
+        delayed_share(case, mk["ios"]) >= 0.01 and \
+        any(p.get("read") or p.get("write") or p.get("flush") for p in case.paths)
 
 
 def cpu_spread(kruns, depths, mres):
@@ -740,23 +779,27 @@ def compare(case, kruns, mres, fails, lines, scoped=None):
         krs = [r[k] for r in kruns]
         mk = mres[k] if mres else None
         cpu_tail = cpu_paced_p99(case, krs, mk)
+        timer_tail = host_timer_p99(case, k, krs, mk)
         rows = []
         # one I/O: what a count's resolution is worth in IOPS and in a share
         rt = min(r["rt"] for r in krs)
         tots = [sum(r["ios"].values()) for r in krs]
+        # the figures as measured: the interval and the verdict are taken
+        # from them, and only the table's columns are rounded (shares of
+        # 25/6015, 29/6696 and 28/7540 all print 0.004, but they spread)
         for key, label, d in FIGS:
-            vals = [rnd(r[key], d) for r in krs]
-            m = rnd(mk[key], d) if mk else None
+            vals = [r[key] for r in krs]
+            m = mk[key] if mk else None
             rows.append((label, vals, m, d, 1.0 / rt if key == "iops" and rt > 0 else 0.0))
         if len(pn) > 1:
             for n in pn:
                 vals = []
                 for r, tot in zip(krs, tots):
-                    vals.append(rnd(r["ios"][n] / tot if tot else None, 3))
+                    vals.append(r["ios"][n] / tot if tot else None)
                 m = None
                 if mk:
                     tot = sum(mk["ios"].values())
-                    m = rnd(mk["ios"].get(n, 0) / tot if tot else None, 3)
+                    m = mk["ios"].get(n, 0) / tot if tot else None
                 rows.append(("share " + n, vals, m, 3, 1.0 / min(tots) if min(tots) else 0.0))
         counts = " ".join("%s %s" % (n, "/".join(str(r["ios"][n]) for r in krs)) for n in pn)
         mcounts = " ".join("%s %d" % (n, mk["ios"].get(n, 0)) for n in pn) if mk else "-"
@@ -768,14 +811,14 @@ def compare(case, kruns, mres, fails, lines, scoped=None):
                 lo, hi = min(vals), max(vals)
                 plo, phi = interval(vals)
                 # no figure here is below 0
-                plo, phi = rnd(max(plo - q, 0.0), d), rnd(phi + q, d)
+                plo, phi = max(plo - q, 0.0), phi + q
                 if m is None:
                     verdict = "**outside**"
                 else:
                     verdict = "within" if plo <= m <= phi else "**outside**"
             if case.calibrate:
                 verdict = "calibration"
-            elif case.jitter and label == "p99 us":
+            elif timer_tail and label == "p99 us":
                 verdict = "out of scope (%s: host timer)" % verdict.strip("*")
             elif cpu_tail and label == "p99 us":
                 verdict = "out of scope (%s: CPU spread)" % verdict.strip("*")
@@ -806,11 +849,15 @@ def parse_grid(path, repeats):
             flags = set()
             rep = repeats
             cal_name = ""
+            base = None
             for o in w[3:]:
                 m = re.fullmatch(r"(calibrate|cpu)(?:=([A-Za-z0-9_-]+))?", o)
+                b = re.fullmatch(r"base=([A-Za-z0-9_-]+)", o)
                 if m:
                     flags.add(m.group(1))
                     cal_name = m.group(2) or ""
+                elif b:
+                    base = b.group(1)
                 elif o == "jitter":
                     flags.add(o)
                 elif o.startswith("repeats="):
@@ -823,10 +870,17 @@ def parse_grid(path, repeats):
             c.cpu = "cpu" in flags
             c.jitter = "jitter" in flags
             c.cal_name = cal_name
+            c.cal_base = base
             if c.calibrate and c.cpu:
                 raise BadInput("%s:%d: a case is calibrate or cpu, not both" % (path, n))
+            if base is not None and not c.calibrate:
+                raise BadInput("%s:%d: base=%s: only a calibrate case has a base" % (path, n, base))
             cases.append(c)
     names = {c.cal_name for c in cases if c.calibrate}
+    for c in cases:
+        if c.cal_base is not None and c.cal_base not in names:
+            raise BadInput("%s: %s: base=%s, but no case is calibrate=%s" % (
+                path, c.name, c.cal_base, c.cal_base))
     for c in cases:
         if c.cpu and c.cal_name not in names:
             raise BadInput("%s: %s: cpu%s, but no case is calibrate%s" % (
@@ -847,9 +901,20 @@ def select_cases(cases, globs):
         if not any(fnmatch.fnmatchcase(c.name, g) for c in cases):
             raise BadInput("--cases=%s: no case of the grid matches '%s'" % (globs, g))
     chosen = [c for c in cases if any(fnmatch.fnmatchcase(c.name, g) for g in pats)]
-    need = {getattr(c, "cal_name", "") for c in chosen if c.cpu}
-    return [c for c in cases if c in chosen or
-            (c.calibrate and getattr(c, "cal_name", "") in need)]
+    def name(c):
+        return getattr(c, "cal_name", "")
+
+    def base(c):
+        return getattr(c, "cal_base", None)
+    need = {name(c) for c in chosen if c.cpu or c.calibrate}
+    # and the calibration each of those is measured from (base=)
+    while True:
+        more = {base(c) for c in cases if c.calibrate and name(c) in need
+                and base(c) is not None} - need
+        if not more:
+            break
+        need |= more
+    return [c for c in cases if c in chosen or (c.calibrate and name(c) in need)]
 
 
 def run_cases(cases, build, mpsim, results, extra_modules, title):
@@ -962,8 +1027,10 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     cals = {}          # calibration name: calibration()
     scoped = []        # phases whose p99 is CPU-paced (cpu_paced_p99)
     spread = {}        # the calibration's p99/mean per depth
-    # the calibration first, wherever the grid lists it: every case needs it
-    order = sorted(range(len(cases)), key=lambda i: not cases[i].calibrate)
+    # the calibrations first, wherever the grid lists them: every case
+    # needs one; and one measured from another (base=) after that one
+    order = sorted(range(len(cases)),
+                   key=lambda i: (not cases[i].calibrate, cases[i].cal_base is not None))
     for ci in order:
         c = cases[ci]
         if ci in gerr:
@@ -976,7 +1043,17 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
         if c.table and not table:
             fails.append("%s: kernel: no table recorded" % c.name)
             continue
-        if c.calibrate:
+        if c.calibrate and c.cal_base is not None:
+            try:
+                cals[c.cal_name] = wake_calibration(mpsim, c, table, devs if table else {},
+                                                    os.path.join(build, "mpsim-work", "%03d-base" % ci),
+                                                    kruns, cals.get(c.cal_base))
+            except ValueError as e:
+                fails.append("%s: %s" % (c.name, e))
+            if cals.get(c.cal_name):
+                notes.append(wake_note(c.name, c.cal_base, cals[c.cal_name], len(kruns),
+                                       "cpu=" + c.cal_name))
+        elif c.calibrate:
             try:
                 cals[c.cal_name] = calibration(kruns, c.depths)
             except ValueError as e:
@@ -1033,7 +1110,7 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     out.append("")
     for x in notes:
         out.append("- " + x)
-    if any(c.jitter for c in cases):
+    if any("host timer" in ln for ln in lines):
         out.append("")
         out.append(JITTER_NOTE)
     if scoped:
@@ -1120,6 +1197,58 @@ def calibration(kruns, depths):
         raise ValueError("calibration: no phase")
     c = per[min(per)][1]
     return {d: (max(t - c, 0.0), min(c, t), t) for d, (t, _) in per.items()}
+
+
+def wake_calibration(mpsim, case, table, devs, work, kruns, base):
+    """fio's loop after the guest has slept, at depth 1: {1: (submit_us,
+    complete_us, per_io_us)}, the base calibration's with its complete_us
+    made longer by what the kernel's mean latency falls short of mpsim's.
+
+    The case is one I/O at a time through a dm-delay, so the guest sleeps
+    until the tick that ends each I/O.  Its latency is the ticks' span less
+    fio's loop from one I/O's completion stamp to the next one's start
+    stamp (the steps from the tick to fio's completion stamp delay the next
+    start stamp alike): mpsim, given the base calibration's loop (measured
+    where fio never sleeps), gives the span less that loop, and the
+    kernel's median run the span less the loop after a sleep.  The
+    difference is the part of the loop that costs more after a sleep,
+    measured in the same boot as the cases it serves, not picked.  The
+    span is mpsim's own tick arithmetic, which the other dm-delay-alone
+    cases check."""
+    if not base:
+        raise ValueError("no base calibration to measure from")
+    if case.njobs != 1 or case.depths[0] != 1:
+        raise ValueError("a wake calibration is one phase at depth 1")
+    d, (s, c, _) = cal_for(base, 1)
+    os.makedirs(work, exist_ok=True)
+
+    def mean(loop):
+        mres, _ = mpsim_case(mpsim, case, table, devs, work, lambda k: cpu_opts(s, loop))
+        if isinstance(mres, str):
+            raise ValueError("mpsim: " + mres)
+        return mres[0][0]["mean"]
+    means = [r[0]["mean"] for r in kruns]
+    if any(m is None for m in means):
+        raise ValueError("a run without I/O")
+    mid = median_runs(means)
+    k = sum(means[i] for i in mid) / len(mid)
+    m0 = mean(c)
+    cw = max(c + m0 - k, 0.0)
+    # the first I/O has no loop before it, so the mean moves by a little
+    # less than the loop: one secant step on mpsim's own figures
+    if cw != c:
+        m1 = mean(cw)
+        if m1 != m0:
+            cw = max(cw + (m1 - k) * (cw - c) / (m0 - m1), 0.0)
+    return {1: (s, cw, s + cw)}
+
+
+def wake_note(name, base, cal, nruns, mark):
+    s, c, _ = cal[1]
+    return ("Calibration (`%s`, not a check; the median of its %d runs): fio's loop after "
+            "the guest slept, %.1f us, where `calibrate-%s`'s loop is measured awake. The "
+            "cases marked %s get `%s`."
+            % (name, nruns, c, base, mark, " ".join(cpu_opts(s, c))))
 
 
 def cal_for(cal, depth):

@@ -240,6 +240,8 @@ struct sim {
 	sim_ns end;			/* runtime end, or UINT64_MAX */
 	bool measuring;			/* stats_from has passed */
 	bool stop;			/* the run is over */
+	bool draining;			/* runtime over: the jobs' I/Os in
+					   flight complete (sim_runtime_over) */
 	unsigned jobs_running;		/* clones not yet done: the window
 					   closes when the last one is */
 	char cut[ERR_MAX];		/* why the run cannot finish (its clock
@@ -375,6 +377,10 @@ void path_event(struct sim *s, struct path_ev *e);	/* EV_PATH_EVENT */
 void sim_loop(struct sim *s);
 /* The statistics window opens (at the start, or when the ramp ends). */
 void sim_stats_open(struct sim *s);
+/* The runtime is over (EV_RUN_END): the jobs drain; and, while they do,
+ * whether only I/Os held for want of a path are left (the run ends). */
+void sim_runtime_over(struct sim *s);
+void sim_drain_check(struct sim *s);
 /* Have an EV_MARK at t (interval boundaries, the progress line) unless
  * one is due no later. */
 void sim_mark_at(struct sim *s, sim_ns t);

@@ -294,8 +294,9 @@ int run_device(const struct scenario *sc, const struct mp_table *t,
 	res->left_queued = s.mp.queued.n;
 	res->left_inflight = s.outstanding;
 
-	/* Close the window: at the runtime's end, or when the last job
-	 * finished (its last completion), as fio's runtime ends. */
+	/* Close the window when the last job finished (its last
+	 * completion; after the runtime, the last of those it had in
+	 * flight then), as fio's runtime ends. */
 	for (i = 0; i < s.nr_paths; i++) {
 		path_stats_close(&s.paths[i]);
 		stats_close(&res->path[i]);

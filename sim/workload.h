@@ -8,7 +8,8 @@
  *                job_teardown, job_done; the statistics window of the
  *                run, job_window; the mean I/O size, bs_mean
  *   sim/loop.c   the jobs' events: job_arrival (EV_JOB_ARRIVAL),
- *                job_wake (EV_JOB_WAKE); the ramp's end, job_window_open
+ *                job_wake (EV_JOB_WAKE); the ramp's end, job_window_open;
+ *                the runtime's end, job_runtime_over
  *   sim/mpath.c  the multipath device is done with an I/O: job_complete
  *
  * Workload -> engine (defined in sim/cpu.c, sim/loop.c):
@@ -50,6 +51,11 @@ void job_complete(struct job *j, struct sim_io *io, int error);
 void job_window_open(struct job *j);
 /* Whether the clone has issued all it will and has nothing in flight. */
 bool job_done(const struct job *j);
+/* The run's runtime is over: the clone issues no more; what it has in
+ * flight still completes and counts (fio's do_io() stops at
+ * runtime_exceeded() and then waits for its io_us in flight), and it is
+ * done (sim_job_done) when the last has. */
+void job_runtime_over(struct job *j);
 
 /* ---- engine -> workload: workloads/job-flow.c ---- */
 /* A job's own timer (EV_JOB_WAKE): thinktime or startdelay over, a

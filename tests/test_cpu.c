@@ -131,22 +131,22 @@ Test(cpu, a_cpu_bound_closed_loop_makes_one_over_s_plus_c)
 	 * is 3 us of submission, then 2 us of fio's loop after its reap,
 	 * then the next: the rate is 1/(s + c) = 200000 IOPS, and the
 	 * latency s, as fio's loop is outside fio's latency (§11.3).  The
-	 * run ends at 1 s, where the 200000th I/O would complete: the run's
-	 * end (scheduled first) comes first, so 199999 are counted. */
+	 * runtime ends at 1 s, where the 200000th I/O completes: it counts,
+	 * as one still in flight then would (fio waits for it). */
 	run_text(one_path, &res, NULL, "submit_cpu", "3us", "complete_cpu",
 		 "2us", NULL);
 	cr_assert_eq(res.total.lat.min, 3000);
 	cr_assert_eq(res.total.lat.max, 3000);
-	cr_assert_eq(res.total.ios, 199999);
+	cr_assert_eq(res.total.ios, 200000);
 	run_result_free(&res);
 	/* s alone and c alone make the same rate */
 	run_text(one_path, &res, NULL, "submit_cpu", "5us", NULL);
 	cr_assert_eq(res.total.lat.min, 5000);
-	cr_assert_eq(res.total.ios, 199999);
+	cr_assert_eq(res.total.ios, 200000);
 	run_result_free(&res);
 	run_text(one_path, &res, NULL, "complete_cpu", "5us", NULL);
 	cr_assert_eq(res.total.lat.max, 0);
-	cr_assert_eq(res.total.ios, 199999);
+	cr_assert_eq(res.total.ios, 200000);
 	run_result_free(&res);
 }
 
@@ -159,7 +159,9 @@ Test(cpu, a_cpu_bound_closed_loop_makes_one_over_s_plus_c)
  * next submission (550 us) end in tick 7, so each later I/O fires at a
  * tick 70 ms after its predecessor, and its latency, from fio's stamp
  * 400 us after that tick, is 70 ms - 400 us = 69.6 ms: the loop outside
- * fio's latency moves the stamp, not the tick.  28 I/Os end in 2 s.
+ * fio's latency moves the stamp, not the tick.  28 I/Os end in 2 s, and
+ * the 29th, in flight then, at 2030 ms (its stamp at 2030.4 ms, where
+ * the window closes).
  */
 Test(cpu, fios_loop_after_a_reap_is_outside_the_latency_of_a_delayed_read)
 {
@@ -173,7 +175,8 @@ Test(cpu, fios_loop_after_a_reap_is_outside_the_latency_of_a_delayed_read)
 		 "400us", NULL);
 	cr_assert_eq(res.total.lat.max, 70000000);
 	cr_assert_eq(res.total.lat.min, 69600000);
-	cr_assert_eq(res.total.ios, 28);
+	cr_assert_eq(res.total.ios, 29);
+	cr_assert_eq(res.window, 2030400000);
 	run_result_free(&res);
 	/* without CPU time every I/O is submitted on a tick: 70 ms each */
 	run_text(delayed, &res, NULL, NULL);
@@ -191,7 +194,9 @@ Test(cpu, a_path_of_service_d_at_depth_1_makes_one_over_s_plus_d_plus_c)
 		 "2us", "path.dev.service", "fixed:10us", NULL);
 	cr_assert_eq(res.total.lat.min, 15000);
 	cr_assert_eq(res.total.lat.max, 15000);
-	cr_assert_eq(res.total.ios, 66666, "1 s / 15 us, the last cut");
+	cr_assert_eq(res.total.ios, 66667, "1 s / 15 us, and the one in "
+		     "flight at 1 s, done at 1.000005 s");
+	cr_assert_eq(res.window, 1000005000);
 	run_result_free(&res);
 }
 
@@ -203,23 +208,30 @@ Test(cpu, a_saturated_cpu_keeps_its_rate_and_littles_law_holds)
 	/* depth 16 on one CPU with a device of 0: the CPU is the bottleneck,
 	 * the rate stays 1/(s + c), and by Little's law each I/O spends
 	 * N / X = 16 x 5 us = 80 us from its stamp to the next stamp of its
-	 * slot; fio's loop (c) after the reap is outside its latency: 78 us */
+	 * slot; fio's loop (c) after the reap is outside its latency: 78 us.
+	 * The 16 in flight when the runtime ends complete after it, sooner
+	 * (no submission comes between them any more), and count: every
+	 * latency is 78 us but those 16, none longer */
 	run_text(one_path, &res, NULL, "submit_cpu", "3us", "complete_cpu",
 		 "2us", "iodepth", "16", "ramp_time", "10ms", NULL);
 	mean = lat_mean(&res.total.lat);
-	cr_assert_eq(res.total.ios, 200000, "1 s of 5 us each");
-	cr_assert_float_eq(mean, 78000.0, 1e-6, "mean %.3f ns", mean);
+	cr_assert_eq(res.total.ios, 200016, "1 s of 5 us each, and 16");
+	cr_assert_eq(res.total.lat.max, 78000);
+	cr_assert_leq(mean, 78000.0);
+	cr_assert_geq(mean, 78000.0 - 16.0 * (78000.0 - (double)res.total.lat.min) /
+		      (double)res.total.ios, "mean %.3f ns", mean);
 	run_result_free(&res);
 	/* two clones on two CPUs: each its own server, twice the rate */
 	run_text(one_path, &res, NULL, "submit_cpu", "3us", "complete_cpu",
 		 "2us", "ncpus", "2", "numjobs", "2", NULL);
-	cr_assert_eq(res.total.ios, 2 * 199999);
+	cr_assert_eq(res.total.ios, 2 * 200000);
 	run_result_free(&res);
-	/* ... and two clones on one CPU share it */
+	/* ... and two clones on one CPU share it: 1 s of 5 us each, give
+	 * or take the one each clone has in flight at the end */
 	run_text(one_path, &res, NULL, "submit_cpu", "3us", "complete_cpu",
 		 "2us", "numjobs", "2", NULL);
-	cr_assert_geq(res.total.ios, 199998);
-	cr_assert_leq(res.total.ios, 200000);
+	cr_assert_geq(res.total.ios, 199999);
+	cr_assert_leq(res.total.ios, 200002);
 	run_result_free(&res);
 }
 
@@ -242,7 +254,9 @@ Test(cpu, a_completion_waits_behind_a_submission)
 	cr_assert_eq(w.n, 1);
 	cr_assert_eq(w.max_inflight[0], 1);
 	cr_assert_eq(res.total.lat.min, 30000);
-	cr_assert_eq(res.total.ios, 499, "10 ms / 20 us, the last cut");
+	cr_assert_eq(res.total.ios, 501, "10 ms / 20 us, the 500th at that "
+		     "instant, and the one still in flight then");
+	cr_assert_eq(res.window, 10021000);
 	run_result_free(&res);
 }
 

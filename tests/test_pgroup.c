@@ -5,8 +5,9 @@
  * time can be written down: an I/O submitted at t completes at t + 1 ms;
  * a fail errors the I/O in service at once, and it is requeued and
  * mapped again at the same instant (kmultipathd's work runs at once);
- * the run's window closes at runtime, so an I/O still in service then is
- * not counted.  The rules are dm-mpath.c's (6.1) choose_pgpath,
+ * at the runtime's end the job issues no more, and the I/O then in
+ * service completes and counts (fio waits for what it has in flight),
+ * the window closing at its completion.  The rules are dm-mpath.c's (6.1) choose_pgpath,
  * __switch_pg, pg_init_all_paths and pg_init_done, and multipathd's
  * failback and no_path_retry.
  */
@@ -58,8 +59,9 @@ static void run_text(const char *text, struct run_result *r)
  *   20.25 ms   sda is back; multipathd's best group is 1 (prio 50 over
  *              10) and the kernel is on 2: switch_group 1 (next_pg).
  *   20.5 ms    the next I/O maps to next_pg: sda completes at 21.5 ...
- *              29.5 ms: 9 (the one due at 30.5 is past the runtime).
- * So sda 19 I/Os and 1 error, sdb 10; the requeued I/O waited from
+ *              30.5 ms: 10 (the one in service at the runtime's end, 30
+ *              ms, completes at 30.5 and counts).
+ * So sda 20 I/Os and 1 error, sdb 10; the requeued I/O waited from
  * 10 ms to 11.5 ms.
  */
 Test(failover, two_groups_fail_over_and_back_immediately)
@@ -67,7 +69,7 @@ Test(failover, two_groups_fail_over_and_back_immediately)
 	struct run_result r;
 
 	run_text(TWO_GROUPS "failback = immediate\n" PATHS("30ms"), &r);
-	cr_assert_eq(r.path[0].ios, 19);
+	cr_assert_eq(r.path[0].ios, 20);
 	cr_assert_eq(r.path[0].errors, 1);
 	cr_assert_eq(r.path[1].ios, 10);
 	cr_assert_eq(r.path[1].errors, 0);
@@ -85,7 +87,7 @@ Test(failover, two_groups_fail_over_and_back_immediately)
 /*
  * failback = manual (multipathd's default): the kernel keeps group 2
  * while it has a path (choose_pgpath: "don't change PG until it has no
- * remaining paths"), so sdb completes at 11.5 ... 29.5 ms: 19; sda only
+ * remaining paths"), so sdb completes at 11.5 ... 30.5 ms: 20; sda only
  * its first 10.  followover fails back like immediate here: sda is the
  * first (the only) path of its group to come back.
  */
@@ -95,12 +97,12 @@ Test(failover, manual_failback_stays_on_the_second_group)
 
 	run_text(TWO_GROUPS "failback = manual\n" PATHS("30ms"), &r);
 	cr_assert_eq(r.path[0].ios, 10);
-	cr_assert_eq(r.path[1].ios, 19);
+	cr_assert_eq(r.path[1].ios, 20);
 	cr_assert(strstr(r.dmsetup, " 2 2 E 0 1 0 8:0 A 1 A 0 1 0 8:16 A 0 "),
 		  "%s", r.dmsetup);
 	run_result_free(&r);
 	run_text(TWO_GROUPS "failback = followover\n" PATHS("30ms"), &r);
-	cr_assert_eq(r.path[0].ios, 19);
+	cr_assert_eq(r.path[0].ios, 20);
 	cr_assert_eq(r.path[1].ios, 10);
 	run_result_free(&r);
 }
@@ -109,7 +111,7 @@ Test(failover, manual_failback_stays_on_the_second_group)
  * failback = 1 (seconds): the switch comes 1 s after sda is back, at
  * 1020.25 ms; the I/O then on sdb (from 1019.5 ms) completes at 1020.5,
  * so sdb completes at 11.5 ... 1020.5 ms: 1010 I/Os, and sda its first
- * 10 plus 1021.5 ... 1499.5 ms: 479, 489 in all, in a 1.5 s run.
+ * 10 plus 1021.5 ... 1500.5 ms: 480, 490 in all, in a 1.5 s run.
  */
 Test(failover, deferred_failback_waits_its_seconds)
 {
@@ -117,7 +119,7 @@ Test(failover, deferred_failback_waits_its_seconds)
 
 	run_text(TWO_GROUPS "failback = 1\n" PATHS("1500ms"), &r);
 	cr_assert_eq(r.path[1].ios, 1010);
-	cr_assert_eq(r.path[0].ios, 489);
+	cr_assert_eq(r.path[0].ios, 490);
 	run_result_free(&r);
 }
 
@@ -132,8 +134,8 @@ Test(failover, deferred_failback_waits_its_seconds)
  *              group 2: held until sdb's pg_init is done at 12.5 ms.
  *   12.5-20.5  sdb completes at 13.5 ... 20.5 ms: 8.
  *   20.25 ms   failback: switch_group 1; at 20.5 the next I/O switches,
- *              held until 22.5: sda completes at 23.5 ... 29.5: 7.
- * sda 15, sdb 8; the requeued I/O waited 10 ms to 13.5 ms.  The status
+ *              held until 22.5: sda completes at 23.5 ... 30.5: 8.
+ * sda 16, sdb 8; the requeued I/O waited 10 ms to 13.5 ms.  The status
  * shows pg_init_count 1 (one pg_init since the last switch) and
  * queue_io 0; the table the handler.
  */
@@ -144,7 +146,7 @@ Test(failover, pg_init_holds_io_at_every_switch)
 	run_text(TWO_GROUPS "failback = immediate\nmode = request\n"
 		 "hardware_handler = alua\npg_init_time = 2ms\n" PATHS("30ms"),
 		 &r);
-	cr_assert_eq(r.path[0].ios, 15);
+	cr_assert_eq(r.path[0].ios, 16);
 	cr_assert_eq(r.path[1].ios, 8);
 	cr_assert_eq(r.path[1].lat.max, 3500 * NSEC_PER_USEC);
 	cr_assert_str_eq(r.dmsetup,
@@ -165,7 +167,8 @@ Test(failover, pg_init_holds_io_at_every_switch)
  * delayed work of msecs_to_jiffies(5) = 5 ticks of 1 ms, queued at 11 ms
  * (jiffy J), whose timer the levels wheel fires at its level-0 bucket's
  * expiry, J + 5 + 1 (calc_index): 17 ms.  Then the held I/O completes at
- * 18 ms, and so on to 24 ms: 11 + 7 = 18 in a 24.5 ms run.  pg_init_done
+ * 18 ms, and so on to 25 ms, the one in service at the runtime's end:
+ * 11 + 8 = 19 in a 24.5 ms runtime.  pg_init_done
  * enables the group again.
  */
 Test(failover, a_bypassed_group_waits_pg_init_delay_msecs)
@@ -177,7 +180,7 @@ Test(failover, a_bypassed_group_waits_pg_init_delay_msecs)
 		 "message = disable_group 1 at 10500us\n"
 		 "[path sda]\nservice = fixed:1ms\n"
 		 "[j]\niodepth = 1\nruntime = 24500us\n", &r);
-	cr_assert_eq(r.path[0].ios, 18);
+	cr_assert_eq(r.path[0].ios, 19);
 	cr_assert(strstr(r.dmsetup, " 1 1 A 0 1 0 8:0 A 0 \n"), "%s",
 		  r.dmsetup);
 	run_result_free(&r);
@@ -189,14 +192,15 @@ Test(failover, a_bypassed_group_waits_pg_init_delay_msecs)
 	 * 4295792798, and calc_index gives ((4295792798 >> 3) + 1) << 3 =
 	 * 4295792800 = J + 502: 2 ms + 502 x 4 ms = 2016 ms after the
 	 * start, not the 2008 ms of a bare jiffy count.  Then completions
-	 * at 2017 ... 2020 ms: 11 + 4 = 15 in a 2020.5 ms run.
+	 * at 2017 ... 2021 ms (the last in service at the runtime's end):
+	 * 11 + 5 = 16 in a 2020.5 ms runtime.
 	 */
 	run_text("[multipath]\nselector = round-robin\nmode = request\n"
 		 "hardware_handler = alua\n"
 		 "message = disable_group 1 at 10500us\n"
 		 "[path sda]\nservice = fixed:1ms\n"
 		 "[j]\niodepth = 1\nruntime = 2020500us\n", &r);
-	cr_assert_eq(r.path[0].ios, 15);
+	cr_assert_eq(r.path[0].ios, 16);
 	run_result_free(&r);
 }
 
@@ -243,12 +247,13 @@ Test(failover, no_path_retry_gives_up_after_its_intervals)
  * completes at 10, 11, ... ms.  c comes back at 15.5 ms.
  *   immediate: multipathd switches to group 1 at once; b's I/O from 15 ms
  *              completes at 16 ms, the next goes to group 1: b has 7
- *              (10 ... 16 ms), group 1 the 9 before (1 ... 9 ms) and 13
- *              after (17 ... 29 ms).
+ *              (10 ... 16 ms), group 1 the 9 before (1 ... 9 ms) and 14
+ *              after (17 ... 30 ms).
  *   followover: c is not the first path of group 1 to come back (a never
- *              left), so the device stays on b: 20 I/Os (10 ... 29 ms),
+ *              left), so the device stays on b: 21 I/Os (10 ... 30 ms),
  *              group 1 its 9.
- * The window is 29.5 ms, so the I/O due at 30 ms is not in it.
+ * The runtime is 29.5 ms: the I/O then in service completes at 30 ms
+ * and counts.
  */
 Test(failover, followover_fails_back_only_for_a_groups_first_path)
 {
@@ -267,11 +272,11 @@ Test(failover, followover_fails_back_only_for_a_groups_first_path)
 	snprintf(buf, sizeof(buf), text, "immediate");
 	run_text(buf, &r);
 	cr_assert_eq(r.path[1].ios, 7);
-	cr_assert_eq(r.path[0].ios + r.path[2].ios, 22);
+	cr_assert_eq(r.path[0].ios + r.path[2].ios, 23);
 	run_result_free(&r);
 	snprintf(buf, sizeof(buf), text, "followover");
 	run_text(buf, &r);
-	cr_assert_eq(r.path[1].ios, 20);
+	cr_assert_eq(r.path[1].ios, 21);
 	cr_assert_eq(r.path[0].ios + r.path[2].ios, 9);
 	run_result_free(&r);
 }
@@ -284,7 +289,8 @@ Test(failover, followover_fails_back_only_for_a_groups_first_path)
  * to sda (equal zero estimates, the first path), and in request mode
  * sda, which keeps no statistics, ends it with a start of 0, so its
  * service time is the whole uptime since boot: every later choice is
- * sdb's, 98 of the 99 I/Os.  In bio mode the same table alternates.
+ * sdb's, 99 of the 100 I/Os (the last in service at 100 ms, where the
+ * runtime ends, counts).  In bio mode the same table alternates.
  */
 Test(failover, request_mode_end_io_start_from_the_queue_stats)
 {
@@ -296,7 +302,7 @@ Test(failover, request_mode_end_io_start_from_the_queue_stats)
 		 "[path sdb]\nservice = fixed:1ms\n"
 		 "[j]\niodepth = 1\nruntime = 100ms\n", &r);
 	cr_assert_eq(r.path[0].ios, 1);
-	cr_assert_eq(r.path[1].ios, 98);
+	cr_assert_eq(r.path[1].ios, 99);
 	run_result_free(&r);
 	run_text("[multipath]\nselector = historical-service-time\n"
 		 "mode = bio\nhz = 1000\n"
@@ -304,7 +310,7 @@ Test(failover, request_mode_end_io_start_from_the_queue_stats)
 		 "[path sdb]\nservice = fixed:1ms\n"
 		 "[j]\niodepth = 1\nruntime = 100ms\n", &r);
 	cr_assert_eq(r.path[0].ios, 50);
-	cr_assert_eq(r.path[1].ios, 49);
+	cr_assert_eq(r.path[1].ios, 50);
 	run_result_free(&r);
 }
 
@@ -478,9 +484,10 @@ Test(failover, switch_group_enables_every_group)
  * current_pg, so the next map's __switch_pg runs): with the alua handler
  * the group's pg_init holds I/O again.  Request mode, pg_init_time 2 ms:
  * the first I/O is held for the first pg_init (0-2 ms), so sda completes
- * at 3, 4, ... ms: 7 by 9 ms in a 9.5 ms run.  With switch_group 1 at
- * 5.5 ms, the I/O mapped at 6 ms is held for a second pg_init until
- * 8 ms and completes at 9 ms: 3, 4, 5, 6 and 9 ms, 5.
+ * at 3, 4, ... ms: 8 by 10 ms, the last the one in service at the end
+ * of a 9.5 ms runtime.  With switch_group 1 at 5.5 ms, the I/O mapped
+ * at 6 ms is held for a second pg_init until 8 ms and completes at 9 ms,
+ * the next at 10 ms: 3, 4, 5, 6, 9 and 10 ms, 6.
  */
 Test(failover, switch_group_to_the_current_group_inits_it_again)
 {
@@ -494,11 +501,11 @@ Test(failover, switch_group_to_the_current_group_inits_it_again)
 
 	snprintf(buf, sizeof(buf), text, "");
 	run_text(buf, &r);
-	cr_assert_eq(r.path[0].ios, 7);
+	cr_assert_eq(r.path[0].ios, 8);
 	run_result_free(&r);
 	snprintf(buf, sizeof(buf), text, "message = switch_group 1 at 5500us\n");
 	run_text(buf, &r);
-	cr_assert_eq(r.path[0].ios, 5);
+	cr_assert_eq(r.path[0].ios, 6);
 	run_result_free(&r);
 }
 
@@ -532,7 +539,8 @@ Test(failover, selectors_see_the_machines_numa_nodes)
 
 /*
  * The table's initial group (multipath_ctr's next_pg) takes the first
- * I/O, before the scan in table order would: group 2 here, sdb's.
+ * I/O, before the scan in table order would: group 2 here, sdb's, which
+ * completes at 1 ... 6 ms, the last in service at the runtime's end.
  */
 Test(failover, the_tables_initial_group_is_used_first)
 {
@@ -546,11 +554,11 @@ Test(failover, the_tables_initial_group_is_used_first)
 	snprintf(buf, sizeof(buf), text, 2);
 	run_text(buf, &r);
 	cr_assert_eq(r.path[0].ios, 0);
-	cr_assert_eq(r.path[1].ios, 5);
+	cr_assert_eq(r.path[1].ios, 6);
 	run_result_free(&r);
 	snprintf(buf, sizeof(buf), text, 1);
 	run_text(buf, &r);
-	cr_assert_eq(r.path[0].ios, 5);
+	cr_assert_eq(r.path[0].ios, 6);
 	run_result_free(&r);
 }
 
@@ -654,6 +662,9 @@ Test(failover, a_switch_during_pg_init_inits_the_new_group)
  * 10.5 ms, back at 20.25 ms, failback manual), sdb fails at 25.5 ms; the
  * scan takes group 1 and the device switches to it: the status shows
  * group 1 active (A) and group 2 enabled (E) with its path failed.
+ * sda completes at 1 ... 10 ms and, after sdb's I/O in service fails
+ * and is requeued at 25.5 ms, at 26.5 ... 30.5 ms (the last in service
+ * at the runtime's end): 15; sdb at 11.5 ... 24.5 ms: 14.
  */
 Test(failover, the_scan_switches_back_to_an_earlier_group)
 {
@@ -661,7 +672,7 @@ Test(failover, the_scan_switches_back_to_an_earlier_group)
 
 	run_text(TWO_GROUPS "failback = manual\nfail = sdb at 25500us\n"
 		 PATHS("30ms"), &r);
-	cr_assert_eq(r.path[0].ios, 14);
+	cr_assert_eq(r.path[0].ios, 15);
 	cr_assert_eq(r.path[1].ios, 14);
 	cr_assert(strstr(r.dmsetup, "multipath 2 0 0 0 2 1 A 0 1 0 8:0 A 1 "
 			 "E 0 1 0 8:16 F 1 \n"), "%s", r.dmsetup);
@@ -779,7 +790,8 @@ Test(failover, a_pg_init_without_a_current_group_releases_the_io)
  * fail_path and reinstate_path messages move the device as a path's
  * failure and return do, but the device itself works on: the I/O in
  * service on sda at 10.5 ms completes there at 11 ms (no error), sdb
- * serves 11 ... 20 ms (10), and sda, back at 20.25 ms, the rest: 19.
+ * serves 11 ... 20 ms (10), and sda, back at 20.25 ms, the rest: 20,
+ * the last completing at 30 ms, where the runtime ends.
  */
 Test(failover, fail_and_reinstate_path_messages)
 {
@@ -790,7 +802,7 @@ Test(failover, fail_and_reinstate_path_messages)
 		 "message = fail_path sda at 10500us\n"
 		 "message = reinstate_path /dev/sda at 20250us\n" PATHS("30ms"),
 		 &r);
-	cr_assert_eq(r.path[0].ios, 19);
+	cr_assert_eq(r.path[0].ios, 20);
 	cr_assert_eq(r.path[0].errors, 0);
 	cr_assert_eq(r.path[1].ios, 10);
 	run_result_free(&r);
@@ -979,23 +991,31 @@ Test(pgroup, a_path_dying_before_its_delayed_activation)
 /*
  * The same with sdb back at 13 ms, while its delayed work still waits:
  * reinstate_path queues sdb's activation again, which queue_work leaves
- * as it is (already pending), so nothing answers before 17 ms + 2 ms and
- * group 1 is still bypassed at 15 ms, when the run ends (D in the
- * status).  A second activation queued at 13 ms would answer at 15 ms
- * and enable the group (A).  The status: queue_io 1, one pg_init.
+ * as it is (already pending), so nothing answers before 17 ms + 2 ms:
+ * the I/O held since 11 ms is mapped at 19 ms, past the runtime's end
+ * (15.5 ms; it was in flight then, and the job waits for it).  A second
+ * activation queued at 13 ms would answer at 15 ms and release it then.
  */
 Test(pgroup, a_reinstate_while_the_activation_waits_queues_nothing)
 {
 	static const char text[] = PG_DELAYED("fail = sdb at 12ms\n"
 					      "reinstate = sdb at 13ms\n",
 					      "15500us");
+	static const char *const want[] = {
+		"0.011000000 map io=10 now=3600011000000 path=- then=held for "
+		"pg_init | sda: inflight=0 | sdb: inflight=0",
+		"0.013000000 reinstate_path path=sdb valid=2",
+		"0.019000000 map io=10 now=3600019000000 path=sdb | sda: "
+		"inflight=0 | sdb: inflight=0",
+		"0.020000000 done io=10 error=0 latency_ns=9000000",
+		NULL
+	};
 	struct run_result r;
 	char *t = trace_run(text, NULL, &r);
 
-	cr_assert(trace_find_line(t, t, "0.013000000 reinstate_path path=sdb "
-				  "valid=2"), "%s", t);
-	cr_assert(strstr(r.dmsetup, "multipath 2 1 1 0 1 1 D 0 2 0 "), "%s",
-		  r.dmsetup);
+	trace_in_order(t, want);
+	cr_assert_eq(trace_count(t, "\n0.015000000 map "), 0);
+	cr_assert_eq(trace_count(t, " map io=10 "), 2, "held, then at 19 ms");
 	run_result_free(&r);
 	free(t);
 }

@@ -316,9 +316,10 @@ static void line_of(const char *text, const char *start, char *out, size_t n)
 
 /*
  * Bandwidth as fio prints it, IEC then SI: writes of 64 KiB that take
- * 1100 us each at depth 1 complete 9 in 11 ms (the 10th at the window's
- * end), 9 * 65536 / 0.011 = 53620364 B/s: 52363 KiB/s is 51 MiB/s and
- * 139 KiB, 51.1MiB/s; 53620 kB/s is 53 MB/s and 620 kB, 53.6MB/s.
+ * 1100 us each at depth 1 complete 10 in 11 ms (the 10th, in flight
+ * when the 10.5 ms runtime ends, completes and counts, and the window
+ * runs to it), 10 * 65536 / 0.011 = 59578182 B/s: 58182 KiB/s is 56 MiB/s
+ * and 838 KiB, 56.8MiB/s; 59578 kB/s is 59 MB/s and 578 kB, 59.6MB/s.
  */
 Test(report, bandwidth_has_fio_units)
 {
@@ -327,12 +328,12 @@ Test(report, bandwidth_has_fio_units)
 	char *table, line[256];
 
 	run_text(WIDE_PATH "[w]\nrw=write\nbs=64k\niodepth=1\n"
-		 "ioengine=psync\nruntime=11ms\n", &sc, &r);
-	cr_assert_eq(r.total.ios, 9);
+		 "ioengine=psync\nruntime=10500us\n", &sc, &r);
+	cr_assert_eq(r.total.ios, 10);
 	cr_assert_eq(r.window, 11 * MS);
 	table = render(FMT_TABLE, &sc, &r);
 	line_of(table, "IOPS ", line, sizeof(line));
-	cr_assert(strstr(line, "bandwidth 51.1MiB/s (53.6MB/s)"), "%s", line);
+	cr_assert(strstr(line, "bandwidth 56.8MiB/s (59.6MB/s)"), "%s", line);
 	free(table);
 	run_result_free(&r);
 	scenario_free(&sc);

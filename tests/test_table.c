@@ -14,6 +14,7 @@
 #include <criterion/criterion.h>
 
 #include "sim/run.h"
+#include "sim/series.h"
 #include "input/scenario.h"
 #include "input/table.h"
 
@@ -332,12 +333,20 @@ Test(table, path_grouping_policies)
  * that waits for pg_init shows QUEUE_IO 1 and the pg_init count.  Two
  * groups, request mode, alua with a 1 s pg_init: the run's first I/O
  * switches to group 1 and starts its pg_init, which is still running
- * when the 10 ms run ends; disable_group 2 at 5 ms marks group 2, and
- * bypass_pg drops the current group whichever group it disables
- * (current_pg = NULL), so group 1 shows E and pg_num falls back to 1.
+ * at 10 ms (the status of the first 10 ms interval); disable_group 2 at
+ * 5 ms marks group 2, and bypass_pg drops the current group whichever
+ * group it disables (current_pg = NULL), so group 1 shows E and pg_num
+ * falls back to 1.  The runtime ends at 10 ms with the I/O still held,
+ * and the job waits for it: once pg_init is done, at 1 s, it completes
+ * on sda, and the status at the end shows group 1 in use.
  */
 Test(dmsetup, disabled_groups_and_pg_init_in_the_status)
 {
+	static const char at_10ms[] = "# 0.010000 s\n"
+		"0 2097152 multipath 2 1 1 0 2 1 E 0 1 0 8:0 A 0 D 0 1 0 8:16 A 0 \n"
+		"0 2097152 multipath 0 1 alua 2 1 round-robin 0 1 1 8:0 1 "
+		"round-robin 0 1 1 8:16 1 \n# ";
+	struct run_watch w = { .interval = 10 * NSEC_PER_MSEC, .dmsetup = true };
 	struct scenario sc;
 	struct run_result r;
 	char err[ERR_MAX] = "";
@@ -349,12 +358,13 @@ Test(dmsetup, disabled_groups_and_pg_init_in_the_status)
 		"pg_init_time = 1s\nmessage = disable_group 2 at 5ms\n"
 		SDA_SDB "runtime = 10ms\n", "t.ini", err), 0, "%s", err);
 	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
-	cr_assert_eq(run_scenario(&sc, 1, &r, err), 0, "%s", err);
-	cr_assert_str_eq(r.dmsetup,
-		"0 2097152 multipath 2 1 1 0 2 1 E 0 1 0 8:0 A 0 D 0 1 0 8:16 A 0 \n"
-		"0 2097152 multipath 0 1 alua 2 1 round-robin 0 1 1 8:0 1 "
-		"round-robin 0 1 1 8:16 1 \n");
-	cr_assert_eq(r.total.ios, 0, "every I/O waits for pg_init");
+	cr_assert_eq(run_scenario_watched(&sc, 1, &w, &r, err), 0, "%s", err);
+	cr_assert(r.series && r.series->dmsetup);
+	cr_assert_eq(strncmp(r.series->dmsetup, at_10ms, strlen(at_10ms)), 0,
+		     "%s", r.series->dmsetup);
+	cr_assert_eq(r.path[0].ios, 1, "the held I/O, after pg_init");
+	cr_assert(strstr(r.dmsetup, " 2 1 A 0 1 0 8:0 A 0 D 0 1 0 8:16 A 0 \n"),
+		  "%s", r.dmsetup);
 	run_result_free(&r);
 	scenario_free(&sc);
 }

@@ -529,6 +529,29 @@ void flow_window_open(struct job *j)
 				UINT64_MAX : f->window_bytes + f->bytes_done;
 }
 
+/*
+ * The run's runtime is over.  A job that runs stops issuing at once and
+ * drains (as its own runtime ends a staged job's, flow_make); one asleep
+ * in thinktime or a rate's wait finds it over when it wakes, as fio does
+ * after its sleep; one still in its startdelay never starts.
+ */
+void flow_runtime_over(struct job *j)
+{
+	struct job_flow *f = j->flow;
+
+	if (f->end > j->sim->now)
+		f->end = j->sim->now;
+	if (f->state == FLOW_DELAY || f->state == FLOW_WAIT_GROUP) {
+		f->timer = UINT64_MAX;
+		f->state = FLOW_DONE;
+		j->limit = j->issued;
+		j->backlog = 0;
+		sim_job_done(j->sim);
+		return;
+	}
+	flow_progress(j);
+}
+
 void flow_arrival(struct job *j)
 {
 	if (j->flow->state != FLOW_RUN)

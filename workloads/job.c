@@ -249,6 +249,21 @@ void job_complete(struct job *j, struct sim_io *io, int error)
 	}
 }
 
+void job_runtime_over(struct job *j)
+{
+	if (job_done(j))
+		return;
+	if (j->flow) {
+		flow_runtime_over(j);
+		return;
+	}
+	j->limit = j->issued;
+	j->backlog = 0;
+	/* a clone that never began, or an open one between arrivals */
+	if (!j->inflight)
+		sim_job_done(j->sim);
+}
+
 bool job_done(const struct job *j)
 {
 	if (j->flow)

@@ -100,6 +100,7 @@ void flow_start(struct job *j);
 void flow_complete(struct job *j, struct sim_io *io);
 void flow_arrival(struct job *j);
 void flow_window_open(struct job *j);
+void flow_runtime_over(struct job *j);
 /* True when a clone of c cannot run the plain loop. */
 bool flow_needed(const struct sim *s, const struct job_conf *c);
 
