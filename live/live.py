@@ -119,6 +119,7 @@ class Case:
         self.cpu = False
         self.cal_name = ""         # the calibration it measures / takes (grid's =NAME)
         self.cal_base = None       # the calibration this one is measured from (base=)
+        self.cal_wake = None       # at depth 1, with a delay on every path (wake=)
         self.jitter = False        # p99 out of scope (the grid's `jitter`)
         self.paths = []            # [{name, read, write, flush, cache, dev}]
         self.table = None
@@ -850,14 +851,17 @@ def parse_grid(path, repeats):
             rep = repeats
             cal_name = ""
             base = None
+            wake = None
             for o in w[3:]:
                 m = re.fullmatch(r"(calibrate|cpu)(?:=([A-Za-z0-9_-]+))?", o)
-                b = re.fullmatch(r"base=([A-Za-z0-9_-]+)", o)
+                b = re.fullmatch(r"(base|wake)=([A-Za-z0-9_-]*)", o)
                 if m:
                     flags.add(m.group(1))
                     cal_name = m.group(2) or ""
-                elif b:
-                    base = b.group(1)
+                elif b and b.group(1) == "base":
+                    base = b.group(2)
+                elif b and b.group(2):
+                    wake = b.group(2)
                 elif o == "jitter":
                     flags.add(o)
                 elif o.startswith("repeats="):
@@ -871,16 +875,20 @@ def parse_grid(path, repeats):
             c.jitter = "jitter" in flags
             c.cal_name = cal_name
             c.cal_base = base
+            c.cal_wake = wake
             if c.calibrate and c.cpu:
                 raise BadInput("%s:%d: a case is calibrate or cpu, not both" % (path, n))
             if base is not None and not c.calibrate:
                 raise BadInput("%s:%d: base=%s: only a calibrate case has a base" % (path, n, base))
+            if wake is not None and not c.cpu:
+                raise BadInput("%s:%d: wake=%s: only a cpu case takes one" % (path, n, wake))
             cases.append(c)
     names = {c.cal_name for c in cases if c.calibrate}
     for c in cases:
-        if c.cal_base is not None and c.cal_base not in names:
-            raise BadInput("%s: %s: base=%s, but no case is calibrate=%s" % (
-                path, c.name, c.cal_base, c.cal_base))
+        for what, name in (("base", c.cal_base), ("wake", c.cal_wake)):
+            if name is not None and name not in names:
+                raise BadInput("%s: %s: %s=%s, but no case is calibrate%s" % (
+                    path, c.name, what, name, "=" + name if name else ""))
     for c in cases:
         if c.cpu and c.cal_name not in names:
             raise BadInput("%s: %s: cpu%s, but no case is calibrate%s" % (
@@ -907,6 +915,7 @@ def select_cases(cases, globs):
     def base(c):
         return getattr(c, "cal_base", None)
     need = {name(c) for c in chosen if c.cpu or c.calibrate}
+    need |= {c.cal_wake for c in chosen if getattr(c, "cal_wake", None)}
     # and the calibration each of those is measured from (base=)
     while True:
         more = {base(c) for c in cases if c.calibrate and name(c) in need
@@ -1051,8 +1060,17 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
             except ValueError as e:
                 fails.append("%s: %s" % (c.name, e))
             if cals.get(c.cal_name):
-                notes.append(wake_note(c.name, c.cal_base, cals[c.cal_name], len(kruns),
-                                       "cpu=" + c.cal_name))
+                bname = next(x.name for x in cases if x.calibrate and x.cal_name == c.cal_base
+                             and x.cal_base is None)
+                who = []
+                if any(x.cpu and x.cal_name == c.cal_name for x in cases):
+                    who.append("the cases marked cpu=" + c.cal_name)
+                if any(x.cal_wake == c.cal_name for x in cases):
+                    who.append("the phases at depth 1 with a delay on every path of the "
+                               "cases marked wake=" + c.cal_name)
+                who = " and ".join(who) or "no case"
+                notes.append(wake_note(c.name, bname, cals[c.cal_name], len(kruns),
+                                       who[0].upper() + who[1:]))
         elif c.calibrate:
             try:
                 cals[c.cal_name] = calibration(kruns, c.depths)
@@ -1064,6 +1082,11 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
 
         def extra(k, c=c):
             cal = cals.get(c.cal_name)
+            # a phase at depth 1 with a delay on every path: each of its
+            # I/Os follows a sleep of the guest (wake_calibration)
+            if c.cal_wake is not None and c.depths[k] == 1 and cals.get(c.cal_wake) and \
+                    all(p.get("read") or p.get("write") or p.get("flush") for p in c.paths):
+                cal = cals[c.cal_wake]
             if not (c.cpu or c.calibrate) or not cal:
                 return []
             d, (s, cc, _) = cal_for(cal, c.depths[k])
@@ -1243,12 +1266,11 @@ def wake_calibration(mpsim, case, table, devs, work, kruns, base):
     return {1: (s, cw, s + cw)}
 
 
-def wake_note(name, base, cal, nruns, mark):
+def wake_note(name, base, cal, nruns, who):
     s, c, _ = cal[1]
     return ("Calibration (`%s`, not a check; the median of its %d runs): fio's loop after "
-            "the guest slept, %.1f us, where `calibrate-%s`'s loop is measured awake. The "
-            "cases marked %s get `%s`."
-            % (name, nruns, c, base, mark, " ".join(cpu_opts(s, c))))
+            "the guest slept, %.1f us, where `%s`'s is measured awake. %s get `%s`."
+            % (name, nruns, c, base, who, " ".join(cpu_opts(s, c))))
 
 
 def cal_for(cal, depth):

@@ -396,6 +396,21 @@ class Grid(unittest.TestCase):
             self.parse("cal cases/calibrate.ini jobs/depths.fio calibrate\n"
                        "r cases/delay.ini jobs/psync-randread.fio --delay=1 cpu=psync\n")
 
+    def test_wake_names_a_calibration_for_a_cpu_case(self):
+        cs = self.parse("cal cases/calibrate.ini jobs/depths.fio calibrate\n"
+                        "calw cases/calibrate.ini jobs/libaio-qd1.fio --path.a.delay=1 "
+                        "--path.b.delay=1 calibrate=wake-aio base=\n"
+                        "m cases/mp-round-robin.ini jobs/depths.fio --path.a.delay=2 cpu wake=wake-aio\n")
+        self.assertEqual([(c.cal_name, c.cal_base, c.cal_wake) for c in cs],
+                         [("", None, None), ("wake-aio", "", None), ("", None, "wake-aio")])
+        self.assertEqual(cs[2].opts, ["--path.a.delay=2"])
+        with self.assertRaises(live.BadInput):
+            self.parse("cal cases/calibrate.ini jobs/depths.fio calibrate\n"
+                       "m cases/mp-round-robin.ini jobs/depths.fio cpu wake=nope\n")
+        with self.assertRaises(live.BadInput):
+            self.parse("cal cases/calibrate.ini jobs/depths.fio calibrate=w\n"
+                       "m cases/mp-round-robin.ini jobs/depths.fio wake=w\n")
+
     def test_calibrate_and_cpu_at_once(self):
         with self.assertRaises(live.BadInput):
             self.parse("cal cases/calibrate.ini jobs/depths.fio calibrate cpu\n")
