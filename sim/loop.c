@@ -105,7 +105,8 @@ void sim_runtime_over(struct sim *s)
 	s->draining = true;
 	for (i = 0; i < s->nr_jobs && !s->stop; i++)
 		job_runtime_over(&s->jobs[i]);
-	sim_drain_check(s);
+	/* sim_loop runs sim_drain_check() after this event, as after
+	 * every one while draining */
 }
 
 /*

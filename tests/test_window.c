@@ -93,6 +93,72 @@ Test(window, runtime_still_ends_a_longer_job)
 	run_result_free(&r);
 }
 
+/*
+ * When the runtime ends with every I/O still in flight held by the
+ * multipath device for want of any usable path (queue_if_no_path), the
+ * kernel would hold them until a path comes back, and fio would wait; the
+ * run ends there, and they are left queued, in no figure.  Both paths
+ * (one slot each, 1 ms an I/O) fail at 5 ms and come back at 50 ms,
+ * after the 20 ms runtime: those returns never run.  Two clones at depth
+ * 2 complete 2 I/Os a ms until then, 8, and the 4 in flight at 5 ms are
+ * held; one at depth 1 completes 4 (1 ... 4 ms) and one is held.
+ */
+Test(window, runtime_leaves_io_held_without_a_path)
+{
+	static const char text[] =
+		"[multipath]\nselector = round-robin\nqueue_if_no_path = 1\n"
+		"fail = a at 5ms\nfail = b at 5ms\n"
+		"reinstate = a at 50ms\nreinstate = b at 50ms\n"
+		"[path a]\nservice = fixed:1ms\n[path b]\nservice = fixed:1ms\n"
+		"[j]\niodepth = %u\nnumjobs = %u\nruntime = 20ms\n";
+	char buf[512];
+	struct run_result r;
+
+	snprintf(buf, sizeof(buf), text, 2, 2);
+	run_text(buf, &r);
+	cr_assert_eq(r.window, 20 * NSEC_PER_MSEC);
+	cr_assert_eq(r.left_queued, 4);
+	cr_assert_eq(r.late_events, 2);
+	cr_assert_eq(r.total.ios, 8);
+	run_result_free(&r);
+	snprintf(buf, sizeof(buf), text, 1, 1);
+	run_text(buf, &r);
+	cr_assert_eq(r.window, 20 * NSEC_PER_MSEC);
+	cr_assert_eq(r.left_queued, 1);
+	cr_assert_eq(r.late_events, 2);
+	cr_assert_eq(r.total.ios, 4);
+	run_result_free(&r);
+}
+
+/*
+ * An open loop at the runtime's end: arrivals every 10 ms (rate_iops=100,
+ * the first at 10 ms) of 100 us each are done by 20.1 ms, so at 25 ms
+ * nothing is in flight and the run ends there, before the next arrival.  One that arrives every
+ * 50 us (rate_iops=20000) on a path that serves one each 100 us has a
+ * backlog of arrivals waiting to issue: they complete at 150, 250, ...
+ * us, and the one in service at 10 ms completes at 10.05 ms and counts,
+ * the 100th; none of the waiting ones is issued.
+ */
+Test(window, runtime_ends_an_open_loop)
+{
+	struct run_result r;
+
+	run_text(FIXED_PATH "[j]\nrate_iops=100\nruntime=25ms\n", &r);
+	cr_assert_eq(r.window, 25 * NSEC_PER_MSEC);
+	cr_assert_eq(r.total.ios, 2);
+	run_result_free(&r);
+	/* the same with sizes drawn (fio's queue, workloads/job-flow.c) */
+	run_text(FIXED_PATH "[j]\nrate_iops=100\nbsrange=4k-8k\n"
+		 "runtime=25ms\n", &r);
+	cr_assert_eq(r.window, 25 * NSEC_PER_MSEC);
+	cr_assert_eq(r.total.ios, 2);
+	run_result_free(&r);
+	run_text(FIXED_PATH "[j]\nrate_iops=20000\nruntime=10ms\n", &r);
+	cr_assert_eq(r.total.ios, 100);
+	cr_assert_eq(r.window, 10050 * NSEC_PER_USEC);
+	run_result_free(&r);
+}
+
 /* ---- fio's counters start again when the ramp ends ---- */
 
 Test(window, number_ios_counts_after_the_ramp)

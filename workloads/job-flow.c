@@ -2,6 +2,7 @@
  * job-flow.c: a job clone beyond job.c's plain loop: fio's batched queue,
  * thinktime, stonewall groups, startdelay, varying sizes, trims, replay.
  */
+#include <assert.h>
 #include <stdlib.h>
 
 #include "job.h"
@@ -530,25 +531,16 @@ void flow_window_open(struct job *j)
 }
 
 /*
- * The run's runtime is over.  A job that runs stops issuing at once and
- * drains (as its own runtime ends a staged job's, flow_make); one asleep
- * in thinktime or a rate's wait finds it over when it wakes, as fio does
- * after its sleep; one still in its startdelay never starts.
+ * The run's runtime is over.  The run has no stonewall and no startdelay
+ * (those give each job its own end: job_staged), so every job began at
+ * its start.  One that runs stops issuing at once and drains (flow_make
+ * finds its end passed); one asleep in thinktime or a rate's wait finds
+ * it over when it wakes, as fio does after its sleep.
  */
 void flow_runtime_over(struct job *j)
 {
-	struct job_flow *f = j->flow;
-
-	if (f->end > j->sim->now)
-		f->end = j->sim->now;
-	if (f->state == FLOW_DELAY || f->state == FLOW_WAIT_GROUP) {
-		f->timer = UINT64_MAX;
-		f->state = FLOW_DONE;
-		j->limit = j->issued;
-		j->backlog = 0;
-		sim_job_done(j->sim);
-		return;
-	}
+	assert(!j->flow->staged);
+	j->flow->end = j->sim->now;
 	flow_progress(j);
 }
 

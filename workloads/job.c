@@ -258,8 +258,9 @@ void job_runtime_over(struct job *j)
 		return;
 	}
 	j->limit = j->issued;
+	/* an open loop's arrivals still waiting are never issued */
 	j->backlog = 0;
-	/* a clone that never began, or an open one between arrivals */
+	/* an open loop between arrivals is done now */
 	if (!j->inflight)
 		sim_job_done(j->sim);
 }
