@@ -3,6 +3,7 @@
  * so that none is silently empty or cut short: an empty measured window
  * (and why), scripted path events the run ended before.
  */
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "sim/run.h"
@@ -49,18 +50,19 @@ void run_warn(const struct scenario *sc, const struct run_result *r,
 			   label, sep, (unsigned long long)r->left_queued,
 			   r->left_queued == 1 ? " was" : "s were");
 	}
-	if (r->late_events && runtime && r->window >= runtime)
+	if (r->late_events) {
+		/* ended by its runtime: that instant, the same in every
+		 * column of a compare, not the drain's end */
+		bool by_runtime = runtime && r->window >= runtime;
+
 		mpsim_warn("%s%s%u scripted fail/reinstate event%s never "
-			   "ran: the run ended first, its runtime over %.3f s "
-			   "after its start (and the I/Os then in flight "
-			   "done); they change nothing", label, sep,
+			   "ran: the run ended first, %s%.3f s after its start "
+			   "%s; they change nothing", label, sep,
 			   r->late_events, r->late_events == 1 ? "" : "s",
-			   (double)(ramp_ns + runtime) / 1e9);
-	else if (r->late_events)
-		mpsim_warn("%s%s%u scripted fail/reinstate event%s never "
-			   "ran: the run ended first, %.3f s after its start "
-			   "(its last job finished); they change nothing",
-			   label, sep, r->late_events,
-			   r->late_events == 1 ? "" : "s",
-			   (double)ramp / 1e9 + (double)r->window / 1e9);
+			   by_runtime ? "its runtime over " : "",
+			   by_runtime ? (double)(ramp_ns + runtime) / 1e9 :
+					ramp + (double)r->window / 1e9,
+			   by_runtime ? "(and the I/Os then in flight done)" :
+					"(its last job finished)");
+	}
 }

@@ -677,6 +677,11 @@ JITTER_NOTE = (
     "scheduler. The means of those cases are checked.")
 
 
+def path_delayed(p):
+    """Whether the path's dm-delay holds any class of bio."""
+    return bool(p.get("read") or p.get("write") or p.get("flush"))
+
+
 def delayed_share(case, ios):
     """The share of a phase's I/Os that went through a path with a delay
     (1 when there were none at all: no figure to go by)."""
@@ -684,7 +689,7 @@ def delayed_share(case, ios):
     if not tot:
         return 1.0
     slow = [p["name"] for p in case.paths
-            if p.get("read") or p.get("write") or p.get("flush")]
+            if path_delayed(p)]
     return sum(ios.get(n, 0) for n in slow) / tot
 
 
@@ -734,7 +739,7 @@ def host_timer_p99(case, k, krs, mk):
         return False
     return all(delayed_share(case, r["ios"]) >= 0.01 for r in krs) and \
         delayed_share(case, mk["ios"]) >= 0.01 and \
-        any(p.get("read") or p.get("write") or p.get("flush") for p in case.paths)
+        any(path_delayed(p) for p in case.paths)
 
 
 def cpu_spread(kruns, depths, mres):
@@ -1085,7 +1090,7 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
             # a phase at depth 1 with a delay on every path: each of its
             # I/Os follows a sleep of the guest (wake_calibration)
             if c.cal_wake is not None and c.depths[k] == 1 and cals.get(c.cal_wake) and \
-                    all(p.get("read") or p.get("write") or p.get("flush") for p in c.paths):
+                    all(path_delayed(p) for p in c.paths):
                 cal = cals[c.cal_wake]
             if not (c.cpu or c.calibrate) or not cal:
                 return []
