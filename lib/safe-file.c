@@ -39,12 +39,21 @@ void input_note(const char *path, const struct stat *st)
 	nr_inputs++;
 }
 
+/*
+ * An input is the file its path names now: one deleted or renamed since
+ * it was read is no longer at risk, and its inode number may already be
+ * a new file's (the file system reuses it), which is no input.
+ */
 const char *input_same(const struct stat *st)
 {
+	struct stat now;
 	size_t i;
 
 	for (i = 0; i < nr_inputs; i++)
-		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
+		if (inputs[i].dev == st->st_dev &&
+		    inputs[i].ino == st->st_ino &&
+		    !stat(inputs[i].path, &now) && now.st_dev == st->st_dev &&
+		    now.st_ino == st->st_ino)
 			return inputs[i].path;
 	return NULL;
 }

@@ -17,7 +17,8 @@
  *  - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are the
  *    descriptor itself, written in place (an `>> log` keeps its lines);
  *  - an output that is one of the files the run read (read_text_file()
- *    notes each) is refused: it would destroy the input.
+ *    notes each, and its path still names it) is refused: it would
+ *    destroy the input.
  */
 #ifndef MPSIM_SAFE_FILE_H
 #define MPSIM_SAFE_FILE_H
@@ -94,7 +95,7 @@ void input_note(const char *path, const struct stat *st);
  * pipe).  0, or -1 with errno set. */
 int write_full(int fd, const void *buf, size_t n, off_t off);
 
-/* The input that is the same file as st, or NULL. */
+/* The input that is the same file as st, and still at its path, or NULL. */
 const char *input_same(const struct stat *st);
 
 #endif

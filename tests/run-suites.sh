@@ -7,7 +7,8 @@
 # gets a line as each suite ends, and every 10 s on a terminal (60 s
 # elsewhere) one naming the suites running with the last line each
 # printed (a long suite's progress), so a long run never sits silent.  Every suite runs
-# even when one fails; the exit status is 1 if any failed.  The wall
+# even when one fails; the exit status is 1 if any failed, and what failed
+# is printed again at the end (a CI log shows its tail).  The wall
 # and CPU times are left in $BUILD/suites/LEVEL/times ("NAME WALL STATUS
 # USER SYSTEM", seconds).
 #
@@ -114,6 +115,18 @@ done
 [ -n "$tick" ] && kill "$tick" 2>/dev/null
 total=$(secs "$(now)")
 if [ "$failed" -ne 0 ]; then
+	# what failed, again at the end, where a CI log's tail shows it:
+	# a Criterion suite's failed assertions, any other suite's last lines
+	for i in "${!names[@]}"; do
+		[ "${status[i]}" = 0 ] && continue
+		f=$logs/${names[i]}.log
+		echo "== ${names[i]} failed; from its log above:"
+		if grep -q '^\[FAIL\]' "$f"; then
+			grep -E '^\[(----|FAIL)\]' "$f" | head -n 60
+		else
+			tail -n 25 "$f"
+		fi
+	done
 	echo "suites ($level): $failed of $n FAILED:$(for i in "${!names[@]}"; do
 		[ "${status[i]}" = 0 ] || printf ' %s' "${names[i]}"; done) ($total s)"
 	exit 1

@@ -172,6 +172,16 @@ Test(safe_file, refusals)
 	free(text);
 	cr_assert_eq(safe_check(in, err), -EINVAL);
 	cr_assert(strstr(err, "the same file as the input"), "%s", err);
+	/* ... by another name while it is at its own (a hard link) */
+	snprintf(path, sizeof(path), "%s/link.ini", dir);
+	cr_assert_eq(link(in, path), 0);
+	cr_assert_eq(safe_check(path, err), -EINVAL);
+	cr_assert(strstr(err, "the same file as the input"), "%s", err);
+	/* but once the input's path no longer names it, that file is no
+	 * input: a deleted input's inode may be a new output's */
+	cr_assert_eq(unlink(in), 0);
+	cr_assert_eq(safe_check(path, err), 0, "%s", err);
+	cr_assert_eq(unlink(path), 0);
 	/* a missing directory is the create's to say (a run-time failure) */
 	snprintf(path, sizeof(path), "%s/no/x.csv", dir);
 	cr_assert_eq(safe_check(path, err), 0, "%s", err);
