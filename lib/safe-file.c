@@ -80,7 +80,9 @@ int out_descriptor(const char *path)
 	char self[32];
 	int n;
 
-	if (!strcmp(path, "/dev/stdout"))
+	/* "-" is standard output, as to blkparse (-o -) and most tools: a
+	 * file named "-" in the working directory surprises */
+	if (!strcmp(path, "-") || !strcmp(path, "/dev/stdout"))
 		return 1;
 	if (!strcmp(path, "/dev/stderr"))
 		return 2;

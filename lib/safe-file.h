@@ -38,7 +38,7 @@ struct safe_file {
 #define SAFE_MAY_BE_INPUT	1u	/* merge: rewriting an input is fine */
 
 /*
- * The descriptor path names (/dev/stdout is 1, /dev/fd/3 is 3,
+ * The descriptor path names ("-" and /dev/stdout are 1, /dev/fd/3 is 3,
  * /proc/self/fd/N and /proc/PID/fd/N for our PID), or -1.
  */
 int out_descriptor(const char *path);

@@ -70,6 +70,8 @@ Test(safe_file, descriptor_names)
 	char self[48];
 
 	cr_assert_eq(out_descriptor("/dev/stdout"), 1);
+	cr_assert_eq(out_descriptor("-"), 1);
+	cr_assert_eq(out_descriptor("./-"), -1);
 	cr_assert_eq(out_descriptor("/dev/stderr"), 2);
 	cr_assert_eq(out_descriptor("/dev/fd/1"), 1);
 	cr_assert_eq(out_descriptor("/dev/fd/7"), 7);
