@@ -23,6 +23,10 @@ export DM_DISABLE_UDEV=1
 # the environment
 snap() {
 	echo "-- $1" >> "$STAT"
+	# the guest CPU's time so far ("cpu user nice system idle iowait irq
+	# softirq steal ...", in ticks): how busy each phase kept it
+	read -r _l < /proc/stat
+	echo "$_l" >> "$STAT"
 	for _x in $PATHSTAT; do
 		read -r _l < "${_x#*:}"
 		echo "${_x%%:*} $_l" >> "$STAT"

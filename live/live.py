@@ -507,7 +507,9 @@ def fio_phase(job):
 
 def read_stat(path):
     """{tag: {path device: ios}} and the tags in order; ios are the reads
-    and writes completed (fields 1 and 5 of the stat file)."""
+    and writes completed (fields 1 and 5 of the stat file).  The guest's
+    /proc/stat line is kept as "cpu": (busy, all) in ticks, busy being
+    all but idle and iowait."""
     snaps = {}
     order = []
     cur = None
@@ -520,6 +522,10 @@ def read_stat(path):
                 cur = {}
                 snaps[w[1]] = cur
                 order.append(w[1])
+                continue
+            if w[0] == "cpu":
+                t = [int(x) for x in w[1:9]]
+                cur["cpu"] = (sum(t) - t[3] - t[4], sum(t))
                 continue
             cur[w[0]] = int(w[1]) + int(w[5])
     return snaps, order
@@ -557,6 +563,11 @@ def read_group(gout, items, cases):
         nxt = snaps[order[order.index(tag) + 1]]
         ph = fio_phase(e)
         ph["ios"] = {p["name"]: nxt["p%d" % p["index"]] - snaps[tag]["p%d" % p["index"]] for p in c.paths}
+        # the share of the guest CPU's time the phase kept busy, from its
+        # start to the next snapshot (fio's set-up of the next phase is in
+        # it: a few ms of about 2 s)
+        if "cpu" in snaps[tag] and "cpu" in nxt and nxt["cpu"][1] > snaps[tag]["cpu"][1]:
+            ph["busy"] = (nxt["cpu"][0] - snaps[tag]["cpu"][0]) / (nxt["cpu"][1] - snaps[tag]["cpu"][1])
         res.setdefault((ci, r), []).append(ph)
     return res
 
@@ -626,7 +637,11 @@ def mpsim_case(mpsim, case, table, devs, work, extra):
             if len(units) != k + 1:
                 return "mpsim reported %d job units for %d jobs" % (len(units), k + 1), cmd
             u = units[k]
+            # mpsim's CPU works only per I/O: busy for IOPS x its time per I/O
+            per_io = sum(float(o.split("=", 1)[1][:-2]) for o in e
+                         if o.startswith(("--submit_cpu=", "--complete_cpu=")))
             res.append(dict(iops=u["iops"], mean=u["lat_mean_us"], p99=u["lat_p99_us"],
+                            busy=min(u["iops"] * per_io * 1e-6, 1.0) if per_io else None,
                             ios={n: cur.get(n, 0) - prev.get(n, 0) for n in cur}))
     except BadInput as e:
         return str(e), cmd
@@ -836,6 +851,12 @@ def compare(case, kruns, mres, fails, lines, scoped=None):
                 ph, label, " ".join(fmt(v, d) for v in vals), fmt(lo, d), fmt(hi, d),
                 fmt(plo, d), fmt(phi, d), fmt(m, d), verdict))
         lines.append("| %s | I/Os per path | %s | | | %s | |" % (ph, counts, mcounts))
+        # how busy the phase kept the guest's one CPU (its /proc/stat): a
+        # diagnosis of where UML's CPU, not the paths, set the pace
+        if all(r.get("busy") is not None for r in krs):
+            lines.append("| %s | CPU busy | %s | | | %s | reported |" % (
+                ph, " ".join("%.2f" % r["busy"] for r in krs),
+                "-" if not mk or mk.get("busy") is None else "%.2f" % mk["busy"]))
 
 
 # ---------------------------------------------------------------- commands
@@ -1123,7 +1144,9 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
                "mean ± t(0.975, n−1)·sd·√(1+1/n) (4.97 sd for 3 runs), widened by one I/O "
                "(1/runtime in IOPS, 1/I/Os in a share), as printed. "
                "min..max is shown too, but three runs' min..max holds a fourth run of the "
-               "same kernel only half the time."
+               "same kernel only half the time. `CPU busy` rows are reported, not checked: "
+               "the share of the guest CPU's time a phase kept busy (its /proc/stat), beside "
+               "mpsim's IOPS times its CPU time per I/O."
                % (uml_release(), KERNEL, "/".join(sorted({str(c.repeats) for c in cases}))))
     out.append("")
     out.append("| case | figure | kernel, each run | min..max | 95 % prediction | mpsim | |")
