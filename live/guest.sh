@@ -23,10 +23,13 @@ export DM_DISABLE_UDEV=1
 # the environment
 snap() {
 	echo "-- $1" >> "$STAT"
-	# the guest CPU's time so far ("cpu user nice system idle iowait irq
-	# softirq steal ...", in ticks): how busy each phase kept it
-	read -r _l < /proc/stat
-	echo "$_l" >> "$STAT"
+	# the guest's time up and idle so far (/proc/uptime, seconds): how
+	# busy each phase kept its CPU.  Not /proc/stat's user and system:
+	# those are sampled at the tick (TICK_CPU_ACCOUNTING), and the work
+	# after a dm-delay flush starts at a tick and is done before the next;
+	# the idle time is measured (NO_HZ_IDLE), and so is the uptime
+	read -r _l < /proc/uptime
+	echo "uptime $_l" >> "$STAT"
 	for _x in $PATHSTAT; do
 		read -r _l < "${_x#*:}"
 		echo "${_x%%:*} $_l" >> "$STAT"

@@ -508,8 +508,8 @@ def fio_phase(job):
 def read_stat(path):
     """{tag: {path device: ios}} and the tags in order; ios are the reads
     and writes completed (fields 1 and 5 of the stat file).  The guest's
-    /proc/stat line is kept as "cpu": (busy, all) in ticks, busy being
-    all but idle and iowait."""
+    /proc/uptime is kept as "cpu": (busy, all) in seconds, busy being its
+    time up less its time idle."""
     snaps = {}
     order = []
     cur = None
@@ -523,9 +523,9 @@ def read_stat(path):
                 snaps[w[1]] = cur
                 order.append(w[1])
                 continue
-            if w[0] == "cpu":
-                t = [int(x) for x in w[1:9]]
-                cur["cpu"] = (sum(t) - t[3] - t[4], sum(t))
+            if w[0] == "uptime":
+                up, idle = float(w[1]), float(w[2])
+                cur["cpu"] = (up - idle, up)
                 continue
             cur[w[0]] = int(w[1]) + int(w[5])
     return snaps, order
@@ -790,15 +790,22 @@ def cpu_note(spread):
             "Its IOPS and mean, and every share, are checked.")
 
 
-def compare(case, kruns, mres, fails, lines, scoped=None):
+def compare(case, kruns, mres, fails, lines, scoped=None, mbounds=()):
     """Markdown rows for one case; appends to fails what is outside
     (the calibration case is shown, not checked), and to scoped (a list,
-    if given) each phase whose p99 is out of scope as CPU-paced."""
+    if given) each phase whose p99 is out of scope as CPU-paced.
+
+    mbounds: mpsim's figures again with the calibration at each end of its
+    own interval (cal_bounds), for a case given one.  The calibration is a
+    median of the kernel's runs, known as well as those runs agree: mpsim's
+    figure is then a range, and it is within when some calibration in that
+    interval puts it inside the kernel's."""
     pn = [p["name"] for p in case.paths]
     for k in range(case.njobs):
         ph = "%s/%s" % (case.name, case.jobnames[k]) if case.njobs > 1 else case.name
         krs = [r[k] for r in kruns]
         mk = mres[k] if mres else None
+        mbs = [b[k] for b in mbounds if b]
         cpu_tail = cpu_paced_p99(case, krs, mk)
         timer_tail = host_timer_p99(case, k, krs, mk)
         rows = []
@@ -811,20 +818,25 @@ def compare(case, kruns, mres, fails, lines, scoped=None):
         for key, label, d in FIGS:
             vals = [r[key] for r in krs]
             m = mk[key] if mk else None
-            rows.append((label, vals, m, d, 1.0 / rt if key == "iops" and rt > 0 else 0.0))
+            rows.append((label, vals, m, d, 1.0 / rt if key == "iops" and rt > 0 else 0.0,
+                         [b[key] for b in mbs]))
         if len(pn) > 1:
             for n in pn:
                 vals = []
                 for r, tot in zip(krs, tots):
                     vals.append(r["ios"][n] / tot if tot else None)
-                m = None
-                if mk:
-                    tot = sum(mk["ios"].values())
-                    m = mk["ios"].get(n, 0) / tot if tot else None
-                rows.append(("share " + n, vals, m, 3, 1.0 / min(tots) if min(tots) else 0.0))
+                def share(f):
+                    tot = sum(f["ios"].values())
+                    return f["ios"].get(n, 0) / tot if tot else None
+                m = share(mk) if mk else None
+                rows.append(("share " + n, vals, m, 3, 1.0 / min(tots) if min(tots) else 0.0,
+                             [share(b) for b in mbs]))
         counts = " ".join("%s %s" % (n, "/".join(str(r["ios"][n]) for r in krs)) for n in pn)
         mcounts = " ".join("%s %d" % (n, mk["ios"].get(n, 0)) for n in pn) if mk else "-"
-        for label, vals, m, d, q in rows:
+        for label, vals, m, d, q, mb in rows:
+            # mpsim's range over the calibration's interval
+            mr = [x for x in [m] + mb if x is not None] if m is not None else []
+            mlo, mhi = (min(mr), max(mr)) if mr else (None, None)
             if any(v is None for v in vals):
                 verdict = "no figure"
                 lo = hi = plo = phi = None
@@ -836,7 +848,10 @@ def compare(case, kruns, mres, fails, lines, scoped=None):
                 if m is None:
                     verdict = "**outside**"
                 else:
-                    verdict = "within" if plo <= m <= phi else "**outside**"
+                    verdict = "within" if mlo <= phi and plo <= mhi else "**outside**"
+            mtxt = fmt(m, d)
+            if mlo is not None and fmt(mlo, d) != fmt(mhi, d):
+                mtxt += " (%s..%s)" % (fmt(mlo, d), fmt(mhi, d))
             if case.calibrate:
                 verdict = "calibration"
             elif timer_tail and label == "p99 us":
@@ -846,12 +861,12 @@ def compare(case, kruns, mres, fails, lines, scoped=None):
                 if scoped is not None:
                     scoped.append(ph)
             elif verdict == "**outside**":
-                fails.append("%s %s: mpsim %s, kernel %s..%s" % (ph, label, fmt(m, d), fmt(plo, d), fmt(phi, d)))
+                fails.append("%s %s: mpsim %s, kernel %s..%s" % (ph, label, mtxt, fmt(plo, d), fmt(phi, d)))
             lines.append("| %s | %s | %s | %s..%s | %s..%s | %s | %s |" % (
                 ph, label, " ".join(fmt(v, d) for v in vals), fmt(lo, d), fmt(hi, d),
-                fmt(plo, d), fmt(phi, d), fmt(m, d), verdict))
+                fmt(plo, d), fmt(phi, d), mtxt, verdict))
         lines.append("| %s | I/Os per path | %s | | | %s | |" % (ph, counts, mcounts))
-        # how busy the phase kept the guest's one CPU (its /proc/stat): a
+        # how busy the phase kept the guest's one CPU (its /proc/uptime): a
         # diagnosis of where UML's CPU, not the paths, set the pace
         if all(r.get("busy") is not None for r in krs):
             lines.append("| %s | CPU busy | %s | | | %s | reported |" % (
@@ -1060,6 +1075,7 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     lines = []
     notes = []
     cals = {}          # calibration name: calibration()
+    bounds = {}        # calibration name: its ends (cal_bounds)
     scoped = []        # phases whose p99 is CPU-paced (cpu_paced_p99)
     spread = {}        # the calibration's p99/mean per depth
     # the calibrations first, wherever the grid lists them: every case
@@ -1080,9 +1096,13 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
             continue
         if c.calibrate and c.cal_base is not None:
             try:
-                cals[c.cal_name] = wake_calibration(mpsim, c, table, devs if table else {},
-                                                    os.path.join(build, "mpsim-work", "%03d-base" % ci),
-                                                    kruns, cals.get(c.cal_base))
+                wargs = (mpsim, c, table, devs if table else {},
+                         os.path.join(build, "mpsim-work", "%03d-base" % ci),
+                         kruns, cals.get(c.cal_base))
+                cals[c.cal_name] = wake_calibration(*wargs)
+                # the longest kernel mean is the shortest loop
+                bounds[c.cal_name] = (wake_calibration(*wargs, pick=max),
+                                      wake_calibration(*wargs, pick=min))
             except ValueError as e:
                 fails.append("%s: %s" % (c.name, e))
             if cals.get(c.cal_name):
@@ -1100,23 +1120,29 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
         elif c.calibrate:
             try:
                 cals[c.cal_name] = calibration(kruns, c.depths)
+                bounds[c.cal_name] = cal_bounds(kruns, c.depths, cals[c.cal_name])
             except ValueError as e:
                 fails.append("%s: %s" % (c.name, e))
             if cals.get(c.cal_name):
                 notes.append(calibration_note(c.name, cals[c.cal_name], len(kruns),
                                              "cpu=" + c.cal_name if c.cal_name else "cpu"))
 
-        def extra(k, c=c):
-            cal = cals.get(c.cal_name)
+        def extra(k, c=c, end=None):
+            # end: 0 or 1 for that end of the calibration's interval
+            def get(name):
+                if end is None or name not in bounds:
+                    return cals.get(name)
+                return bounds[name][end]
+            cal = get(c.cal_name)
             # a phase at depth 1 with a delay on every path: each of its
             # I/Os follows a sleep of the guest (wake_calibration)
             if c.cal_wake is not None and c.depths[k] == 1 and cals.get(c.cal_wake) and \
                     all(path_delayed(p) for p in c.paths):
-                cal = cals[c.cal_wake]
+                cal = get(c.cal_wake)
             if not (c.cpu or c.calibrate) or not cal:
                 return []
             d, (s, cc, _) = cal_for(cal, c.depths[k])
-            if d != c.depths[k]:
+            if d != c.depths[k] and end is None:
                 notes.append("`%s`: no calibration at depth %d; that of depth %d is used"
                              % (c.name, c.depths[k], d))
             return cpu_opts(s, cc)
@@ -1132,7 +1158,16 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
             mfig, w = mres
             if w:
                 notes.append("`%s`: %s" % (c.name, w.splitlines()[0]))
-        compare(c, kruns, mfig, fails, lines, scoped)
+        mb = []
+        if mfig and c.cpu and not c.calibrate:
+            for end in (0, 1):
+                r, _ = mpsim_case(mpsim, c, table, devs if table else {}, work,
+                                  lambda k, end=end: extra(k, end=end))
+                if isinstance(r, str):
+                    fails.append("%s: mpsim: %s" % (c.name, r))
+                else:
+                    mb.append(r[0])
+        compare(c, kruns, mfig, fails, lines, scoped, mb)
         if c.calibrate and not c.cal_name:
             spread = cpu_spread(kruns, c.depths, mfig)
         notes.append("`%s`: `mpsim %s`" % (c.name, " ".join(shlex.quote(rel(x)) for x in cmd[1:])))
@@ -1145,8 +1180,12 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
                "(1/runtime in IOPS, 1/I/Os in a share), as printed. "
                "min..max is shown too, but three runs' min..max holds a fourth run of the "
                "same kernel only half the time. `CPU busy` rows are reported, not checked: "
-               "the share of the guest CPU's time a phase kept busy (its /proc/stat), beside "
-               "mpsim's IOPS times its CPU time per I/O."
+               "the share of the guest CPU's time a phase kept busy (its /proc/uptime: time up less time idle), beside "
+               "mpsim's IOPS times its CPU time per I/O. A case given a calibration is run "
+               "by mpsim at the calibration's median and at each end of its interval (its "
+               "fastest and slowest runs, which hold the median with 94 %% probability for 5 "
+               "runs): where they differ, mpsim's figure is printed with its range, and it is "
+               "within when that range meets the kernel's interval."
                % (uml_release(), KERNEL, "/".join(sorted({str(c.repeats) for c in cases}))))
     out.append("")
     out.append("| case | figure | kernel, each run | min..max | 95 % prediction | mpsim | |")
@@ -1250,7 +1289,25 @@ def calibration(kruns, depths):
     return {d: (max(t - c, 0.0), min(c, t), t) for d, (t, _) in per.items()}
 
 
-def wake_calibration(mpsim, case, table, devs, work, kruns, base):
+def cal_bounds(kruns, depths, cal):
+    """The calibration at each end of its own interval: (lo, hi), each
+    {depth: (submit_us, complete_us, per_io_us)} as calibration() gives,
+    with the per-I/O time T of the fastest and of the slowest run at that
+    depth.  The calibration takes the median run's T; the least and the
+    greatest of n runs hold the median of the runs' distribution with
+    probability 1 - 2 / 2^n (94 % for 5 runs), so mpsim's figure is known
+    only as well as that.  fio's loop (complete_us) stays the median run's:
+    the slower run's extra time is taken as submission."""
+    lo, hi = {}, {}
+    for d, (s, c, t) in cal.items():
+        k = depths.index(d)
+        ts = [1e6 / r[k]["iops"] for r in kruns if r[k]["iops"]]
+        for out, tb in ((lo, min(ts)), (hi, max(ts))):
+            out[d] = (max(tb - c, 0.0), min(c, tb), tb)
+    return lo, hi
+
+
+def wake_calibration(mpsim, case, table, devs, work, kruns, base, pick=None):
     """fio's loop after the guest has slept, at depth 1: {1: (submit_us,
     complete_us, per_io_us)}, the base calibration's with its complete_us
     made longer by what the kernel's mean latency falls short of mpsim's.
@@ -1265,7 +1322,9 @@ def wake_calibration(mpsim, case, table, devs, work, kruns, base):
     difference is the part of the loop that costs more after a sleep,
     measured in the same boot as the cases it serves, not picked.  The
     span is mpsim's own tick arithmetic, which the other dm-delay-alone
-    cases check."""
+    cases check.  pick chooses the kernel's run other than by the median
+    (min or max of the means: the ends of the calibration's interval, as
+    in cal_bounds)."""
     if not base:
         raise ValueError("no base calibration to measure from")
     if case.njobs != 1 or case.depths[0] != 1:
@@ -1281,8 +1340,11 @@ def wake_calibration(mpsim, case, table, devs, work, kruns, base):
     means = [r[0]["mean"] for r in kruns]
     if any(m is None for m in means):
         raise ValueError("a run without I/O")
-    mid = median_runs(means)
-    k = sum(means[i] for i in mid) / len(mid)
+    if pick:
+        k = pick(means)
+    else:
+        mid = median_runs(means)
+        k = sum(means[i] for i in mid) / len(mid)
     m0 = mean(c)
     cw = max(c + m0 - k, 0.0)
     # the first I/O has no loop before it, so the mean moves by a little

@@ -161,6 +161,18 @@ class Calibration(unittest.TestCase):
         self.assertIn("the cases marked cpu=psync,", n)
         self.assertIn("the cases marked cpu,", live.calibration_note("calibrate", cal, 5))
 
+    def test_bounds_are_the_fastest_and_slowest_runs(self):
+        # T per run at depth 1: 1e6/IOPS = 250, 200, 400 us; the loop (c)
+        # is the median run's (250 us: T 250, latency... at depth 1 the
+        # loop is T - L = 100), kept at both ends
+        kr = [[dict(iops=4000.0, mean=150.0)], [dict(iops=5000.0, mean=120.0)],
+              [dict(iops=2500.0, mean=300.0)]]
+        cal = live.calibration(kr, [1])
+        self.assertEqual(cal[1], (150.0, 100.0, 250.0))
+        lo, hi = live.cal_bounds(kr, [1], cal)
+        self.assertEqual(lo[1], (100.0, 100.0, 200.0))
+        self.assertEqual(hi[1], (300.0, 100.0, 400.0))
+
     def test_cal_for_takes_the_nearest_depth_by_ratio(self):
         cal = {1: (1, 1, 2), 16: (2, 2, 4), 64: (3, 3, 6)}
         self.assertEqual(live.cal_for(cal, 16)[0], 16)
@@ -237,6 +249,28 @@ class Verdict(unittest.TestCase):
         fails, rows = self.rows(case(jitter=True), kphase(100.0, 5000.0, 9000.0, dict(a=150, b=50)))
         self.assertIn("out of scope (outside: host timer)", rows["p99 us"])
         self.assertEqual([f.split(":")[0] for f in fails], ["c mean us"])
+
+    def test_a_range_over_the_calibrations_interval(self):
+        # IOPS interval 90.1..109.9: mpsim's 111 is outside alone, within
+        # when the calibration's fast end gives 109 (the range meets it),
+        # and outside again when both ends lie past it
+        kr = self.KRUNS
+        m = kphase(111.0, 1000.0, 2000.0, dict(a=150, b=50))
+        for ends, ok in (((), False), ((109.0, 113.0), True), ((110.5, 115.0), False)):
+            fails, lines = [], []
+            mb = [[kphase(v, 1000.0, 2000.0, dict(a=150, b=50))] for v in ends]
+            live.compare(case(), kr, [m], fails, lines, None, mb)
+            rows = {ln.split(" | ")[1]: ln for ln in lines}
+            self.assertEqual(not fails, ok, ends)
+            if ends:
+                self.assertIn("| 111.0 (%.1f..%.1f) |" % (min(ends + (111.0,)), max(ends + (111.0,))),
+                              rows["IOPS"])
+        # a share's range too: 300/310 alone is outside, 150/200 at one end
+        # of the interval is within
+        fails, lines = [], []
+        live.compare(case(), kr, [kphase(100.0, 1000.0, 2000.0, dict(a=300, b=10))], fails,
+                     lines, None, [[kphase(100.0, 1000.0, 2000.0, dict(a=150, b=50))]])
+        self.assertEqual(fails, [])
 
     def test_no_mpsim_figure_is_outside(self):
         fails, lines = [], []
