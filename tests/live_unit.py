@@ -173,6 +173,14 @@ class Calibration(unittest.TestCase):
         self.assertEqual(lo[1], (100.0, 100.0, 200.0))
         self.assertEqual(hi[1], (300.0, 100.0, 400.0))
 
+    def test_start_later_delays_the_last_phases_jobs_only(self):
+        text = "[global]\nbs=4k\n[qd1]\niodepth=1\n[qd4]\nstonewall\n[w]\nrw=write\n"
+        got = live.start_later(text, 2, 2500)
+        self.assertEqual(got, "[global]\nbs=4k\n[qd1]\niodepth=1\n[qd4]\nstartdelay=2500us\n"
+                              "stonewall\n[w]\nstartdelay=2500us\nrw=write\n")
+        # and the tick's starts lie inside one tick of HZ=100
+        self.assertTrue(all(0 < sh < 10000 for sh in live.TICK_SHIFTS))
+
     def test_cal_for_takes_the_nearest_depth_by_ratio(self):
         cal = {1: (1, 1, 2), 16: (2, 2, 4), 64: (3, 3, 6)}
         self.assertEqual(live.cal_for(cal, 16)[0], 16)
@@ -245,6 +253,16 @@ class Verdict(unittest.TestCase):
         self.assertEqual(fails, [])
         self.assertTrue(rows["IOPS"].endswith("| calibration |"))
 
+    def test_a_diagnostic_case_is_reported_not_checked(self):
+        c = case()
+        c.diagnostic = True
+        fails, lines = [], []
+        live.compare(c, self.KRUNS, [kphase(111.0, 1000.0, 2000.0, dict(a=300, b=10))], fails, lines)
+        rows = {ln.split(" | ")[1]: ln for ln in lines}
+        self.assertEqual(fails, [])
+        self.assertTrue(rows["IOPS"].endswith("| diagnostic (outside) |"))
+        self.assertTrue(rows["mean us"].endswith("| diagnostic (within) |"))
+
     def test_jitter_puts_only_p99_out_of_scope(self):
         fails, rows = self.rows(case(jitter=True), kphase(100.0, 5000.0, 9000.0, dict(a=150, b=50)))
         self.assertIn("out of scope (outside: host timer)", rows["p99 us"])
@@ -279,32 +297,55 @@ class Verdict(unittest.TestCase):
 
 
 class HostTimerP99(unittest.TestCase):
-    """A p99 at depth 1 through a delay is UML's host timer's lateness."""
+    """A p99 through a delay may lie past mpsim's by as late as the host
+    timer made the jitter cases' p99s, never before it."""
 
-    def verdict(self, depth, kb, mb):
+    def verdict(self, depth, kb, mb, kp99=31000.0, mp99=30000.0, late=1500.0):
         c = case(delays=dict(b=20))
         c.depths = [depth]
-        kr = [[kphase(40.0, 25000.0, 31000.0, dict(a=80 - n, b=n))] for n in kb]
+        # three runs at kp99 exactly: the interval is that value alone
+        kr = [[kphase(40.0, 25000.0, kp99, dict(a=80 - n, b=n))] for n in kb]
         fails, lines = [], []
-        live.compare(c, kr, [kphase(40.0, 25000.0, 30000.0, dict(a=80 - mb, b=mb))],
-                     fails, lines)
+        live.compare(c, kr, [kphase(40.0, 25000.0, mp99, dict(a=80 - mb, b=mb))],
+                     fails, lines, None, (), late)
         return fails, {ln.split(" | ")[1]: ln for ln in lines}["p99 us"]
 
-    def test_depth_1_through_a_delay(self):
-        fails, row = self.verdict(1, (40, 40, 40), 40)
-        self.assertIn("out of scope (outside: host timer)", row)
-        self.assertEqual(fails, [])
+    def test_late_by_no_more_than_measured_at_any_depth(self):
+        for depth in (1, 4, 64):
+            fails, row = self.verdict(depth, (40, 40, 40), 40)
+            self.assertIn("| within (host timer) |", row)
+            self.assertEqual(fails, [])
 
-    def test_deeper_is_checked(self):
-        fails, row = self.verdict(4, (40, 40, 40), 40)
+    def test_later_than_measured_is_outside(self):
+        fails, row = self.verdict(4, (40, 40, 40), 40, late=900.0)
         self.assertIn("**outside**", row)
         self.assertEqual([f.split(":")[0] for f in fails], ["c p99 us"])
 
-    def test_under_one_percent_delayed_on_one_side_is_checked(self):
+    def test_earlier_than_mpsim_is_outside(self):
+        # the tick comes late, never early
+        fails, row = self.verdict(4, (40, 40, 40), 40, kp99=29000.0)
+        self.assertIn("**outside**", row)
+
+    def test_without_a_measurement_it_is_held_to_mpsim(self):
+        fails, row = self.verdict(1, (40, 40, 40), 40, late=None)
+        self.assertIn("**outside**", row)
+
+    def test_under_one_percent_delayed_on_one_side_has_no_allowance(self):
         fails, row = self.verdict(1, (40, 40, 40), 0)
         self.assertIn("**outside**", row)
         fails, row = self.verdict(1, (40, 0, 40), 40)
         self.assertIn("**outside**", row)
+
+    def test_a_jitter_case_is_reported_and_measures(self):
+        c = case(jitter=True, paths=("a",), delays=dict(a=20))
+        kr = [[kphase(40.0, 25000.0, v, dict(a=80))] for v in (30500.0, 31000.0, 30000.0)]
+        m = [kphase(40.0, 25000.0, 30000.0, dict(a=80))]
+        fails, lines = [], []
+        live.compare(c, kr, m, fails, lines)
+        self.assertIn("out of scope (within: host timer)",
+                      {ln.split(" | ")[1]: ln for ln in lines}["p99 us"])
+        self.assertEqual(fails, [])
+        self.assertEqual(live.host_late(kr, m), [500.0, 1000.0, 0.0])
 
 
 class CpuPacedP99(unittest.TestCase):
