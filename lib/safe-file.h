@@ -14,7 +14,7 @@
  *  - the new file is written to a temporary made with mkstemp()
  *    (O_CREAT|O_EXCL: no link is followed) beside the target, given the
  *    target's mode (and owner, when we may), and renamed over it;
- *  - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are the
+ *  - "-", /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are the
  *    descriptor itself, written in place (an `>> log` keeps its lines);
  *  - an output that is one of the files the run read (read_text_file()
  *    notes each, and its path still names it) is refused: it would
