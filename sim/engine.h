@@ -230,7 +230,11 @@ struct job {
 					   the run has one unit */
 	sim_ns began;			/* it started issuing; UINT64_MAX:
 					   never (a stonewall held it) */
-	sim_ns last_done;		/* its latest completion */
+	sim_ns ended;			/* it was done (job_done): fio's
+					   runtime for it ends here, at its
+					   last completion or at the end of
+					   the thinktime sleep or arrival gap
+					   the run's end found it in */
 };
 
 struct sim {

@@ -151,7 +151,7 @@ static void job_units_close(struct sim *s, struct run_result *res)
 		const struct job *j = &s->jobs[n];
 		struct job_report *jr = &res->job[j->unit];
 		sim_ns from = j->began > s->stats_from ? j->began : s->stats_from;
-		sim_ns to = job_done(j) ? j->last_done : s->now;
+		sim_ns to = job_done(j) ? j->ended : s->now;
 
 		if (j->began != UINT64_MAX && to > from && to - from > jr->runtime)
 			jr->runtime = to - from;

@@ -159,6 +159,37 @@ Test(window, runtime_ends_an_open_loop)
 	run_result_free(&r);
 }
 
+/*
+ * A job's own runtime (its IOPS in the report's job rows) ends where
+ * fio's does: at its last completion, or at the end of the thinktime
+ * sleep the runtime's end found it in (fio 3.33 sleeps it whole: a job of
+ * runtime=1 and thinktime=5s per I/O reports 1 I/O in 5000 ms), or at
+ * the runtime's end for an open loop between arrivals.  Not at its last
+ * completion: that gave the sleeping job 10000 IOPS for its one I/O.
+ */
+Test(window, a_jobs_runtime_ends_where_fio_ends_it)
+{
+	struct run_result r;
+
+	run_text(FIXED_PATH "[j]\nthinktime=5s\nthinktime_blocks=1\n"
+		 "runtime=1s\n", &r);
+	cr_assert_eq(r.total.ios, 1);
+	cr_assert_eq(r.window, 5 * NSEC_PER_SEC + 100 * NSEC_PER_USEC);
+	cr_assert_eq(r.job[0].runtime, r.window);
+	run_result_free(&r);
+	/* two units, each its own: the sleeper's runtime is its sleep's */
+	run_text(FIXED_PATH "[a]\nthinktime=5s\nthinktime_blocks=1\n"
+		 "runtime=1s\n[b]\nnumber_ios=3\n", &r);
+	cr_assert_eq(r.nr_jobs, 2);
+	cr_assert_eq(r.job[0].runtime, r.window);
+	cr_assert_lt(r.job[1].runtime, NSEC_PER_MSEC);
+	run_result_free(&r);
+	/* an open loop between arrivals when the runtime ends */
+	run_text(FIXED_PATH "[j]\nrate_iops=100\nruntime=25ms\n", &r);
+	cr_assert_eq(r.job[0].runtime, 25 * NSEC_PER_MSEC);
+	run_result_free(&r);
+}
+
 /* ---- fio's counters start again when the ramp ends ---- */
 
 Test(window, number_ios_counts_after_the_ramp)

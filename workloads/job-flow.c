@@ -475,6 +475,10 @@ static void flow_step(struct job *j)
 		if (!flow_drained(j))
 			break;
 		f->state = FLOW_DONE;
+		/* fio's runtime for it ends here: after its last
+		 * completion, and after a thinktime sleep the run's end
+		 * came in (fio 3.33 sleeps it whole) */
+		j->ended = j->sim->now;
 		/* as the plain loop leaves a job that is done */
 		j->limit = j->issued;
 		j->backlog = 0;

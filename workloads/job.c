@@ -219,7 +219,6 @@ void job_complete(struct job *j, struct sim_io *io, int error)
 {
 	struct sim *s = j->sim;
 
-	j->last_done = s->now;
 	if (error) {
 		if (s->measuring)
 			s->res->failed++;
@@ -240,11 +239,13 @@ void job_complete(struct job *j, struct sim_io *io, int error)
 			j->backlog--;
 			job_submit(j);
 		} else if (!j->inflight && j->issued >= j->limit) {
+			j->ended = s->now;
 			sim_job_done(s);
 		}
 	} else if (j->issued < j->limit) {
 		job_submit(j);
 	} else if (!j->inflight) {
+		j->ended = s->now;
 		sim_job_done(s);
 	}
 }
@@ -260,9 +261,11 @@ void job_runtime_over(struct job *j)
 	j->limit = j->issued;
 	/* an open loop's arrivals still waiting are never issued */
 	j->backlog = 0;
-	/* an open loop between arrivals is done now */
-	if (!j->inflight)
+	/* an open loop between arrivals is done now, its runtime whole */
+	if (!j->inflight) {
+		j->ended = j->sim->now;
 		sim_job_done(j->sim);
+	}
 }
 
 bool job_done(const struct job *j)
