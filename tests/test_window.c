@@ -182,11 +182,18 @@ Test(window, a_jobs_runtime_ends_where_fio_ends_it)
 		 "runtime=1s\n[b]\nnumber_ios=3\n", &r);
 	cr_assert_eq(r.nr_jobs, 2);
 	cr_assert_eq(r.job[0].runtime, r.window);
-	cr_assert_lt(r.job[1].runtime, NSEC_PER_MSEC);
+	/* b's three, behind a's first on the one slot: 100 to 400 us */
+	cr_assert_eq(r.job[1].runtime, 400 * NSEC_PER_USEC);
 	run_result_free(&r);
 	/* an open loop between arrivals when the runtime ends */
 	run_text(FIXED_PATH "[j]\nrate_iops=100\nruntime=25ms\n", &r);
 	cr_assert_eq(r.job[0].runtime, 25 * NSEC_PER_MSEC);
+	run_result_free(&r);
+	/* and one that ends by count, at its last completion (its second
+	 * arrival's, 100 us after it), as the window does */
+	run_text(FIXED_PATH "[j]\nrate_iops=100\nnumber_ios=2\n", &r);
+	cr_assert_gt(r.window, 100 * NSEC_PER_USEC);
+	cr_assert_eq(r.job[0].runtime, r.window);
 	run_result_free(&r);
 }
 
