@@ -591,13 +591,17 @@ def mpsim_run(mpsim, case, table, devs, nphases, work, extra, shift=0):
     return json.loads(r.stdout), r.stderr.strip(), cmd
 
 
+def job_section(line):
+    """Whether a job file's line opens a job section (not [global])."""
+    m = re.match(r"^\s*\[(.+)\]", line)
+    return bool(m) and m.group(1).strip() != "global"
+
+
 def start_later(text, n, us):
     """The job file with its last n job sections started us later
     (startdelay: from the instant the stonewall before them releases)."""
     lines = text.splitlines()
-    heads = [i for i, line in enumerate(lines)
-             if re.match(r"^\s*\[(.+)\]", line) and
-             re.match(r"^\s*\[(.+)\]", line).group(1).strip() != "global"]
+    heads = [i for i, line in enumerate(lines) if job_section(line)]
     for i in reversed(heads[-n:]):
         lines.insert(i + 1, "startdelay=%dus" % us)
     return "\n".join(lines) + "\n"
@@ -608,8 +612,7 @@ def cut_jobs(text, k):
     out = []
     seen = 0
     for line in text.splitlines():
-        m = re.match(r"^\s*\[(.+)\]", line)
-        if m and m.group(1).strip() != "global":
+        if job_section(line):
             seen += 1
             if seen > k:
                 break
@@ -1146,10 +1149,7 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
                 wargs = (mpsim, c, table, devs if table else {},
                          os.path.join(build, "mpsim-work", "%03d-base" % ci),
                          kruns, cals.get(c.cal_base))
-                cals[c.cal_name] = wake_calibration(*wargs)
-                # the longest kernel mean is the shortest loop
-                bounds[c.cal_name] = (wake_calibration(*wargs, pick=max),
-                                      wake_calibration(*wargs, pick=min))
+                cals[c.cal_name], bounds[c.cal_name] = wake_calibration(*wargs, ends=True)
             except ValueError as e:
                 fails.append("%s: %s" % (c.name, e))
             if cals.get(c.cal_name):
@@ -1205,25 +1205,23 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
             mfig, w = mres
             if w:
                 notes.append("`%s`: %s" % (c.name, w.splitlines()[0]))
+        # mpsim's figure again at each end of the calibration's interval,
+        # and, for a case through a delay (it ends its runtime on ticks),
+        # at each start within the tick the check does not measure
+        # (TICK_SHIFTS)
+        variants = []
+        if mfig and not c.calibrate:
+            if c.cpu:
+                variants += [(lambda k, end=end: extra(k, end=end), 0) for end in (0, 1)]
+            if any(path_delayed(p) for p in c.paths):
+                variants += [(extra, sh) for sh in TICK_SHIFTS]
         mb = []
-        if mfig and c.cpu and not c.calibrate:
-            for end in (0, 1):
-                r, _ = mpsim_case(mpsim, c, table, devs if table else {}, work,
-                                  lambda k, end=end: extra(k, end=end))
-                if isinstance(r, str):
-                    fails.append("%s: mpsim: %s" % (c.name, r))
-                else:
-                    mb.append(r[0])
-        # a case through a delay ends its runtime on ticks: mpsim's figure
-        # over where in the tick the phase starts, which the check does
-        # not measure (TICK_SHIFTS)
-        if mfig and not c.calibrate and any(path_delayed(p) for p in c.paths):
-            for sh in TICK_SHIFTS:
-                r, _ = mpsim_case(mpsim, c, table, devs if table else {}, work, extra, sh)
-                if isinstance(r, str):
-                    fails.append("%s: mpsim: %s" % (c.name, r))
-                else:
-                    mb.append(r[0])
+        for ex, sh in variants:
+            r, _ = mpsim_case(mpsim, c, table, devs if table else {}, work, ex, sh)
+            if isinstance(r, str):
+                fails.append("%s: mpsim: %s" % (c.name, r))
+            else:
+                mb.append(r[0])
         if c.jitter and not c.calibrate and mfig:
             lates += host_late(kruns, mfig)
         compare(c, kruns, mfig, fails, lines, scoped, mb, max(lates) if lates else None)
@@ -1368,7 +1366,7 @@ def cal_bounds(kruns, depths, cal):
     return lo, hi
 
 
-def wake_calibration(mpsim, case, table, devs, work, kruns, base, pick=None):
+def wake_calibration(mpsim, case, table, devs, work, kruns, base, ends=False):
     """fio's loop after the guest has slept, at depth 1: {1: (submit_us,
     complete_us, per_io_us)}, the base calibration's with its complete_us
     made longer by what the kernel's mean latency falls short of mpsim's.
@@ -1383,9 +1381,9 @@ def wake_calibration(mpsim, case, table, devs, work, kruns, base, pick=None):
     difference is the part of the loop that costs more after a sleep,
     measured in the same boot as the cases it serves, not picked.  The
     span is mpsim's own tick arithmetic, which the other dm-delay-alone
-    cases check.  pick chooses the kernel's run other than by the median
-    (min or max of the means: the ends of the calibration's interval, as
-    in cal_bounds)."""
+    cases check.  With ends, also the calibration at each end of its
+    interval, as cal_bounds gives (lo, hi): the loops the longest and the
+    shortest of the kernel's means give, from the same mpsim runs."""
     if not base:
         raise ValueError("no base calibration to measure from")
     if case.njobs != 1 or case.depths[0] != 1:
@@ -1393,28 +1391,35 @@ def wake_calibration(mpsim, case, table, devs, work, kruns, base, pick=None):
     d, (s, c, _) = cal_for(base, 1)
     os.makedirs(work, exist_ok=True)
 
+    runs = {}
+
     def mean(loop):
-        mres, _ = mpsim_case(mpsim, case, table, devs, work, lambda k: cpu_opts(s, loop))
-        if isinstance(mres, str):
-            raise ValueError("mpsim: " + mres)
-        return mres[0][0]["mean"]
+        if loop not in runs:
+            mres, _ = mpsim_case(mpsim, case, table, devs, work, lambda k: cpu_opts(s, loop))
+            if isinstance(mres, str):
+                raise ValueError("mpsim: " + mres)
+            runs[loop] = mres[0][0]["mean"]
+        return runs[loop]
     means = [r[0]["mean"] for r in kruns]
     if any(m is None for m in means):
         raise ValueError("a run without I/O")
-    if pick:
-        k = pick(means)
-    else:
-        mid = median_runs(means)
-        k = sum(means[i] for i in mid) / len(mid)
-    m0 = mean(c)
-    cw = max(c + m0 - k, 0.0)
-    # the first I/O has no loop before it, so the mean moves by a little
-    # less than the loop: one secant step on mpsim's own figures
-    if cw != c:
-        m1 = mean(cw)
-        if m1 != m0:
-            cw = max(cw + (m1 - k) * (cw - c) / (m0 - m1), 0.0)
-    return {1: (s, cw, s + cw)}
+
+    def loop_for(k):
+        m0 = mean(c)
+        cw = max(c + m0 - k, 0.0)
+        # the first I/O has no loop before it, so the mean moves by a
+        # little less than the loop: one secant step on mpsim's own figures
+        if cw != c:
+            m1 = mean(cw)
+            if m1 != m0:
+                cw = max(cw + (m1 - k) * (cw - c) / (m0 - m1), 0.0)
+        return {1: (s, cw, s + cw)}
+    mid = median_runs(means)
+    cal = loop_for(sum(means[i] for i in mid) / len(mid))
+    if not ends:
+        return cal
+    # the longest kernel mean is the shortest loop
+    return cal, (loop_for(max(means)), loop_for(min(means)))
 
 
 def wake_note(name, base, cal, nruns, who):
