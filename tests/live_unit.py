@@ -62,6 +62,19 @@ class ReadStat(unittest.TestCase):
         self.assertEqual(snaps["0:0:0"], {"p0": 15, "p1": 3})
         self.assertEqual(snaps["end"], {"p0": 117, "p1": 4})
 
+    def test_uptime_is_busy_and_all(self):
+        # /proc/uptime: up 100.00 s, idle 90.00 (one CPU): busy 10 s of 100
+        with tempfile.NamedTemporaryFile("w", suffix=".stat", delete=False) as f:
+            f.write("-- 0:0:0\nuptime 100.00 90.00\np0 10 0 80 0 5 0 40 0 0 0 0 0 0 0 0 0 0\n")
+            f.write("-- end\nuptime 102.00 91.50\np0 110 0 880 0 7 0 56 0 0 0 0 0 0 0 0 0 0\n")
+        try:
+            snaps, _ = live.read_stat(f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(snaps["0:0:0"]["cpu"], (10.0, 100.0))
+        self.assertAlmostEqual(snaps["end"]["cpu"][0], 10.5)
+        self.assertEqual(snaps["end"]["p0"], 117)
+
 
 class Interval(unittest.TestCase):
     def test_three_runs(self):
@@ -252,6 +265,14 @@ class Verdict(unittest.TestCase):
         fails, rows = self.rows(case(calibrate=True), kphase(500.0, 1.0, 1.0, dict(a=1, b=1)))
         self.assertEqual(fails, [])
         self.assertTrue(rows["IOPS"].endswith("| calibration |"))
+
+    def test_cpu_busy_is_reported_beside_mpsims(self):
+        kr = [[dict(r[0], busy=b)] for r, b in zip(self.KRUNS, (0.25, 0.5, 0.75))]
+        m = dict(kphase(100.0, 1000.0, 2000.0, dict(a=150, b=50)), busy=0.4)
+        fails, lines = [], []
+        live.compare(case(), kr, [m], fails, lines)
+        self.assertIn("| c | CPU busy | 0.25 0.50 0.75 | | | 0.40 | reported |", lines)
+        self.assertEqual(fails, [])
 
     def test_a_diagnostic_case_is_reported_not_checked(self):
         c = case()
