@@ -23,13 +23,19 @@ export DM_DISABLE_UDEV=1
 # the environment
 snap() {
 	echo "-- $1" >> "$STAT"
-	# the guest's time up and idle so far (/proc/uptime, seconds): how
-	# busy each phase kept its CPU.  Not /proc/stat's user and system:
-	# those are sampled at the tick (TICK_CPU_ACCOUNTING), and the work
-	# after a dm-delay flush starts at a tick and is done before the next;
-	# the idle time is measured (NO_HZ_IDLE), and so is the uptime
+	# the guest's time up and idle so far (/proc/uptime, seconds), and
+	# /proc/stat's cpu line for its iowait: how busy each phase kept its
+	# CPU.  Idle and iowait are measured (NO_HZ_IDLE): an idle CPU's time
+	# goes to iowait while a task sleeps in io_schedule, as psync's
+	# pread does for its bio, and to idle otherwise (libaio's
+	# io_getevents); /proc/uptime's idle is the latter alone.  Not
+	# /proc/stat's user and system: those are sampled at the tick
+	# (TICK_CPU_ACCOUNTING), and the work after a dm-delay flush starts at
+	# a tick and is done before the next
 	read -r _l < /proc/uptime
 	echo "uptime $_l" >> "$STAT"
+	read -r _l < /proc/stat
+	echo "stat $_l" >> "$STAT"
 	for _x in $PATHSTAT; do
 		read -r _l < "${_x#*:}"
 		echo "${_x%%:*} $_l" >> "$STAT"
@@ -111,6 +117,12 @@ runfio() {
 	# fio writes each exec_prerun's output to JOB.prerun.txt in its
 	# working directory
 	cd "$GOUT" || return 1
+	# what one snapshot costs the guest: each phase's window below runs
+	# from one snapshot's /proc/uptime to the next's, a process that fio
+	# starts through system() (sh -c), as here twice in a row; live.py
+	# takes the second window out of each phase's
+	sh -c "sh '$0' '$RUN' snap shell-0"
+	sh -c "sh '$0' '$RUN' snap shell-1"
 	LIVE_DEV=$_dev fio --output-format=json --output="$GOUT/fio.json" "$1" \
 		> "$GOUT/fio.err" 2>&1
 	echo "fio $? $_t0 $(date +%s.%N)" > "$GOUT/done"

@@ -41,6 +41,11 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNEL = "6.1"
+# the unit of /proc/stat's times: USER_HZ, 100 on every architecture
+USER_HZ = 100.0
+# phase_busy's slack: four readings of 0.01 s each (two snapshots' busy,
+# each up less idle less iowait, less the snapshot's own cost)
+BUSY_RES = 0.04
 
 
 class BadInput(Exception):
@@ -324,7 +329,9 @@ class Case:
 
     def load_script(self, ci, r, gout):
         """What the first job's exec_prerun sources: this case's tables."""
-        s = []
+        # the last phase before this case ends here, not after the
+        # reloads below (each a process, which UML's CPU starts slowly)
+        s = ["snap pre-%d:%d" % (ci, r)]
         for p in self.paths:
             s.append('dmsetup reload p%d --table "%s" && dmsetup resume p%d'
                      % (p["index"], self.delay_table(p), p["index"]))
@@ -510,7 +517,9 @@ def read_stat(path):
     """{tag: {path device: ios}} and the tags in order; ios are the reads
     and writes completed (fields 1 and 5 of the stat file).  The guest's
     /proc/uptime is kept as "cpu": (busy, all) in seconds, busy being its
-    time up less its time idle."""
+    time up less its time idle and in iowait (/proc/stat's cpu line, in
+    USER_HZ, 100 a second): a CPU with nothing to run is idle whether or
+    not a task waits in io_schedule for it."""
     snaps = {}
     order = []
     cur = None
@@ -528,8 +537,27 @@ def read_stat(path):
                 up, idle = float(w[1]), float(w[2])
                 cur["cpu"] = (up - idle, up)
                 continue
+            if w[0] == "stat":
+                # stat cpu user nice system idle iowait ...
+                if "cpu" in cur and len(w) > 6 and w[1] == "cpu":
+                    busy, up = cur["cpu"]
+                    cur["cpu"] = (busy - int(w[6]) / USER_HZ, up)
+                continue
             cur[w[0]] = int(w[1]) + int(w[5])
     return snaps, order
+
+
+def phase_busy(start, end, shell):
+    """The share of the guest CPU's time busy from snapshot start to end,
+    each (busy, all) in seconds, less shell, what one snapshot's process
+    costs (busy, all).  Each figure is read in hundredths of a second,
+    so busy may come out up to RES short of 0 or past all; beyond that
+    the window is not a share (the snapshot's cost varies), and it is
+    None, reported as unknown rather than as 0 or 1."""
+    busy, span = (b - a - c for a, b, c in zip(start, end, shell))
+    if span <= 0 or not -BUSY_RES <= busy <= span + BUSY_RES:
+        return None
+    return min(max(busy / span, 0.0), 1.0)
 
 
 def read_group(gout, items, cases):
@@ -555,6 +583,11 @@ def read_group(gout, items, cases):
     if len(entries) != len(phases):
         return "fio reported %d groups for %d phases" % (len(entries), len(phases))
     snaps, order = read_stat(os.path.join(gout, "stat"))
+    # one snapshot's own cost, busy and all (guest.sh runfio): in every
+    # phase's window once, the start of the process that takes the next
+    shell = (0.0, 0.0)
+    if "cpu" in snaps.get("shell-0", {}) and "cpu" in snaps.get("shell-1", {}):
+        shell = tuple(b - a for a, b in zip(snaps["shell-0"]["cpu"], snaps["shell-1"]["cpu"]))
     res = {}
     for e, (ci, r, k) in zip(entries, phases):
         c = cases[ci]
@@ -565,10 +598,10 @@ def read_group(gout, items, cases):
         ph = fio_phase(e)
         ph["ios"] = {p["name"]: nxt["p%d" % p["index"]] - snaps[tag]["p%d" % p["index"]] for p in c.paths}
         # the share of the guest CPU's time the phase kept busy, from its
-        # start to the next snapshot (fio's set-up of the next phase is in
-        # it: a few ms of about 2 s)
-        if "cpu" in snaps[tag] and "cpu" in nxt and nxt["cpu"][1] > snaps[tag]["cpu"][1]:
-            ph["busy"] = (nxt["cpu"][0] - snaps[tag]["cpu"][0]) / (nxt["cpu"][1] - snaps[tag]["cpu"][1])
+        # start to the next snapshot, less what one snapshot costs (fio's
+        # set-up of the next phase stays in it: a few ms of about 2 s)
+        if "cpu" in snaps[tag] and "cpu" in nxt:
+            ph["busy"] = phase_busy(snaps[tag]["cpu"], nxt["cpu"], shell)
         res.setdefault((ci, r), []).append(ph)
     return res
 
@@ -911,8 +944,8 @@ def compare(case, kruns, mres, fails, lines, scoped=None, mbounds=(), late=None)
                 ph, label, " ".join(fmt(v, d) for v in vals), fmt(lo, d), fmt(hi, d),
                 fmt(plo, d), fmt(phi, d), mtxt, verdict))
         lines.append("| %s | I/Os per path | %s | | | %s | |" % (ph, counts, mcounts))
-        # how busy the phase kept the guest's one CPU (its /proc/uptime): a
-        # diagnosis of where UML's CPU, not the paths, set the pace
+        # how busy the phase kept the guest's one CPU (read_stat,
+        # phase_busy): a diagnosis of where UML's CPU, not the paths, set the pace
         if all(r.get("busy") is not None for r in krs):
             lines.append("| %s | CPU busy | %s | | | %s | reported |" % (
                 ph, " ".join("%.2f" % r["busy"] for r in krs),
@@ -1237,7 +1270,8 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
                "(1/runtime in IOPS, 1/I/Os in a share), as printed. "
                "min..max is shown too, but three runs' min..max holds a fourth run of the "
                "same kernel only half the time. `CPU busy` rows are reported, not checked: "
-               "the share of the guest CPU's time a phase kept busy (its /proc/uptime: time up less time idle), beside "
+               "the share of the guest CPU's time a phase kept busy (time up less time idle and in iowait, from "
+               "/proc/uptime and /proc/stat, less what one snapshot's process costs), beside "
                "mpsim's IOPS times its CPU time per I/O. A case given a calibration is run "
                "by mpsim at the calibration's median and at each end of its interval (its "
                "fastest and slowest runs, which hold the median with 94 %% probability for 5 "

@@ -75,6 +75,32 @@ class ReadStat(unittest.TestCase):
         self.assertAlmostEqual(snaps["end"]["cpu"][0], 10.5)
         self.assertEqual(snaps["end"]["p0"], 117)
 
+    def test_phase_busy_less_one_snapshot(self):
+        # a window of 2.5 s, 0.7 busy, of which one snapshot's process
+        # took 0.1 s, all busy: 0.6 of 2.4
+        self.assertAlmostEqual(live.phase_busy((10.0, 100.0), (10.7, 102.5), (0.1, 0.1)), 0.25)
+        self.assertAlmostEqual(live.phase_busy((10.0, 100.0), (10.7, 102.5), (0.0, 0.0)), 0.28)
+        # within the readings' resolution of 0 or 1: clipped
+        self.assertEqual(live.phase_busy((10.0, 100.0), (10.09, 102.0), (0.1, 0.1)), 0.0)
+        # past it: unknown, not 0
+        self.assertIsNone(live.phase_busy((10.0, 100.0), (10.02, 102.0), (0.1, 0.1)))
+        self.assertIsNone(live.phase_busy((10.0, 100.0), (10.1, 100.1), (0.1, 0.1)))
+
+    def test_iowait_is_not_busy(self):
+        # up 100.00 s, idle 60.00, and /proc/stat's iowait 3000 (USER_HZ,
+        # 30 s: a psync job asleep in io_schedule): busy 10 s of 100
+        with tempfile.NamedTemporaryFile("w", suffix=".stat", delete=False) as f:
+            f.write("-- 0:0:0\nuptime 100.00 60.00\n")
+            f.write("stat cpu  500 0 400 6000 3000 0 100 0 0 0\n")
+            f.write("p0 10 0 80 0 5 0 40 0 0 0 0 0 0 0 0 0 0\n")
+        try:
+            snaps, _ = live.read_stat(f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertAlmostEqual(snaps["0:0:0"]["cpu"][0], 10.0)
+        self.assertEqual(snaps["0:0:0"]["cpu"][1], 100.0)
+        self.assertEqual(snaps["0:0:0"]["p0"], 15)
+
 
 class Interval(unittest.TestCase):
     def test_three_runs(self):
