@@ -360,6 +360,12 @@ class Case:
                         out.append("exec_prerun=sh %s %s load %s" % (guest_sh, run, load))
                     else:
                         out.append("exec_prerun=sh %s %s snap %d:%d:%d" % (guest_sh, run, ci, r, k))
+                    # a phase of one job ends with it, before fio sets up
+                    # the next (0.4 s of UML's time a phase): its counters
+                    # and CPU busy stop here (read_group takes the next
+                    # snapshot); a phase of several runs to the next one's
+                    if len(ph) == 1:
+                        out.append("exec_postrun=sh %s %s snap e%d:%d:%d" % (guest_sh, run, ci, r, k))
                 out.append("")
         return "\n".join(out) + "\n"
 
@@ -598,8 +604,8 @@ def read_group(gout, items, cases):
         ph = fio_phase(e)
         ph["ios"] = {p["name"]: nxt["p%d" % p["index"]] - snaps[tag]["p%d" % p["index"]] for p in c.paths}
         # the share of the guest CPU's time the phase kept busy, from its
-        # start to the next snapshot, less what one snapshot costs (fio's
-        # set-up of the next phase stays in it: a few ms of about 2 s)
+        # start to the next snapshot (its own end, guest_jobs), less what
+        # one snapshot costs
         if "cpu" in snaps[tag] and "cpu" in nxt:
             ph["busy"] = phase_busy(snaps[tag]["cpu"], nxt["cpu"], shell)
         res.setdefault((ci, r), []).append(ph)

@@ -4,6 +4,7 @@
 # calibration's arithmetic, the verdict of each figure, the order of the
 # runs and the choice of cases.  Run by tests/live.sh (python3 -m unittest).
 import os
+import re
 import sys
 import tempfile
 import types
@@ -631,6 +632,25 @@ class Iodepth(unittest.TestCase):
         with open(os.path.join(here, "depths.fio")) as f:
             jobs = live.fio_jobs(f.read(), "depths.fio")
         self.assertEqual([live.job_iodepth(o, "depths.fio") for _, o, _ in jobs], [1, 4, 16, 64])
+
+
+class GuestSnapshots(unittest.TestCase):
+    """Where the guest takes the counters and /proc/uptime that bound a
+    phase: at its start and, for a phase of one job, at its end, before
+    fio sets up the next; a case's loads snapshot before they reload."""
+
+    def test_each_phase_bounded_by_its_own_snapshots(self):
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "live")
+        c = live.Case("cal", os.path.join(here, "cases", "calibrate.ini"),
+                      os.path.join(here, "jobs", "depths.fio"), [], 1)
+        text = c.guest_jobs(3, 1, "G", "R", "L")
+        pre = re.findall(r"^exec_prerun=sh G R (\w+) (\S+)$", text, re.M)
+        post = re.findall(r"^exec_postrun=sh G R snap (\S+)$", text, re.M)
+        self.assertEqual(pre, [("load", "L"), ("snap", "3:1:1"), ("snap", "3:1:2"), ("snap", "3:1:3")])
+        self.assertEqual(post, ["e3:1:0", "e3:1:1", "e3:1:2", "e3:1:3"])
+        load = c.load_script(3, 1, "/out").splitlines()
+        self.assertEqual(load[0], "snap pre-3:1")
+        self.assertEqual(load[-1], "snap 3:1:0")
 
 
 @unittest.skipUnless(os.environ.get("MPSIM"), "needs MPSIM=path of the mpsim binary")
