@@ -557,8 +557,8 @@ def phase_busy(start, end, shell):
     """The share of the guest CPU's time busy from snapshot start to end,
     each (busy, all) in seconds, less shell, what one snapshot's process
     costs (busy, all).  Each figure is read in hundredths of a second,
-    so busy may come out up to RES short of 0 or past all; beyond that
-    the window is not a share (the snapshot's cost varies), and it is
+    so busy may come out up to BUSY_RES short of 0 or past all; beyond
+    that the window is not a share (the snapshot's cost varies), and it is
     None, reported as unknown rather than as 0 or 1."""
     busy, span = (b - a - c for a, b, c in zip(start, end, shell))
     if span <= 0 or not -BUSY_RES <= busy <= span + BUSY_RES:
