@@ -46,32 +46,34 @@ class FioPhase(unittest.TestCase):
         self.assertIsNone(ph["mean"])
 
 
+def read_stat_text(text):
+    """live.read_stat of a stat file holding text."""
+    with tempfile.NamedTemporaryFile("w", suffix=".stat", delete=False) as f:
+        f.write(text)
+    try:
+        return live.read_stat(f.name)
+    finally:
+        os.unlink(f.name)
+
+
 class ReadStat(unittest.TestCase):
     def test_reads_plus_writes_per_tag(self):
-        with tempfile.NamedTemporaryFile("w", suffix=".stat", delete=False) as f:
-            f.write("-- 0:0:0\n")
-            f.write("p0 10 0 80 0 5 0 40 0 0 0 0 0 0 0 0 0 0\n")
-            f.write("p1 3 0 24 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n")
-            f.write("-- end\n")
-            f.write("p0 110 0 880 0 7 0 56 0 0 0 0 0 0 0 0 0 0\n")
-            f.write("p1 4 0 32 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n")
-        try:
-            snaps, order = live.read_stat(f.name)
-        finally:
-            os.unlink(f.name)
+        snaps, order = read_stat_text(
+            "-- 0:0:0\n"
+            "p0 10 0 80 0 5 0 40 0 0 0 0 0 0 0 0 0 0\n"
+            "p1 3 0 24 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+            "-- end\n"
+            "p0 110 0 880 0 7 0 56 0 0 0 0 0 0 0 0 0 0\n"
+            "p1 4 0 32 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n")
         self.assertEqual(order, ["0:0:0", "end"])
         self.assertEqual(snaps["0:0:0"], {"p0": 15, "p1": 3})
         self.assertEqual(snaps["end"], {"p0": 117, "p1": 4})
 
     def test_uptime_is_busy_and_all(self):
         # /proc/uptime: up 100.00 s, idle 90.00 (one CPU): busy 10 s of 100
-        with tempfile.NamedTemporaryFile("w", suffix=".stat", delete=False) as f:
-            f.write("-- 0:0:0\nuptime 100.00 90.00\np0 10 0 80 0 5 0 40 0 0 0 0 0 0 0 0 0 0\n")
-            f.write("-- end\nuptime 102.00 91.50\np0 110 0 880 0 7 0 56 0 0 0 0 0 0 0 0 0 0\n")
-        try:
-            snaps, _ = live.read_stat(f.name)
-        finally:
-            os.unlink(f.name)
+        snaps, _ = read_stat_text(
+            "-- 0:0:0\nuptime 100.00 90.00\np0 10 0 80 0 5 0 40 0 0 0 0 0 0 0 0 0 0\n"
+            "-- end\nuptime 102.00 91.50\np0 110 0 880 0 7 0 56 0 0 0 0 0 0 0 0 0 0\n")
         self.assertEqual(snaps["0:0:0"]["cpu"], (10.0, 100.0))
         self.assertAlmostEqual(snaps["end"]["cpu"][0], 10.5)
         self.assertEqual(snaps["end"]["p0"], 117)
@@ -90,14 +92,10 @@ class ReadStat(unittest.TestCase):
     def test_iowait_is_not_busy(self):
         # up 100.00 s, idle 60.00, and /proc/stat's iowait 3000 (USER_HZ,
         # 30 s: a psync job asleep in io_schedule): busy 10 s of 100
-        with tempfile.NamedTemporaryFile("w", suffix=".stat", delete=False) as f:
-            f.write("-- 0:0:0\nuptime 100.00 60.00\n")
-            f.write("stat cpu  500 0 400 6000 3000 0 100 0 0 0\n")
-            f.write("p0 10 0 80 0 5 0 40 0 0 0 0 0 0 0 0 0 0\n")
-        try:
-            snaps, _ = live.read_stat(f.name)
-        finally:
-            os.unlink(f.name)
+        snaps, _ = read_stat_text(
+            "-- 0:0:0\nuptime 100.00 60.00\n"
+            "stat cpu  500 0 400 6000 3000 0 100 0 0 0\n"
+            "p0 10 0 80 0 5 0 40 0 0 0 0 0 0 0 0 0 0\n")
         self.assertAlmostEqual(snaps["0:0:0"]["cpu"][0], 10.0)
         self.assertEqual(snaps["0:0:0"]["cpu"][1], 100.0)
         self.assertEqual(snaps["0:0:0"]["p0"], 15)
