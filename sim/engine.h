@@ -235,6 +235,21 @@ struct job {
 					   last completion or at the end of
 					   the thinktime sleep or arrival gap
 					   the run's end found it in */
+	/* fio's drain (workloads/job.c, job_latency) */
+	bool draining;			/* it issues no more */
+	unsigned own_left;		/* reaps still stamped on their own */
+	struct held_lat *held;		/* depth of them; NULL: an engine
+					   that does not reap by getevents */
+	unsigned nheld;
+};
+
+/* A completion fio has not reaped yet: its latency waits for the stamp
+ * of the reap that takes it. */
+struct held_lat {
+	sim_ns submit;
+	sim_ns end;			/* its own end, were it reaped alone */
+	uint32_t bytes;
+	uint8_t ddir;
 };
 
 struct sim {

@@ -479,9 +479,7 @@ static void io_done(struct mpath *m, struct sim_io *io, sim_ns end)
 		unsigned b = lat_bucket(lat);
 
 		stats_add(p->stats, io->ddir, io->bytes, lat, b);
-		/* a run of one report unit reports the total as the unit */
-		if (__builtin_expect(io->job->report != NULL, 0))
-			stats_add(io->job->report, io->ddir, io->bytes, lat, b);
+		job_latency(io->job, io, end);
 	}
 	job_complete(io->job, io, 0);
 }

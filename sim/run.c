@@ -127,8 +127,9 @@ static void job_units_setup(struct sim *s, struct run_result *res)
 			jr->group = gid[n];
 		}
 		s->jobs[n].unit = unit[n];
-		/* one unit: its figures are the total's, counted once */
-		s->jobs[n].report = nr > 1 ? &jr->st : NULL;
+		/* fio's figures, each completion at fio's stamp: the same as
+		 * the paths' but in fio's drain (workloads/job.c) */
+		s->jobs[n].report = &jr->st;
 	}
 	free(unit);
 	free(gid);
@@ -141,12 +142,8 @@ static void job_units_close(struct sim *s, struct run_result *res)
 {
 	unsigned n;
 
-	for (n = 0; n < res->nr_jobs; n++) {
-		if (res->nr_jobs > 1)
-			stats_close(&res->job[n].st);
-		else
-			stats_merge(&res->job[n].st, &res->total);
-	}
+	for (n = 0; n < res->nr_jobs; n++)
+		stats_close(&res->job[n].st);
 	for (n = 0; n < s->nr_jobs; n++) {
 		const struct job *j = &s->jobs[n];
 		struct job_report *jr = &res->job[j->unit];

@@ -197,6 +197,48 @@ Test(window, a_jobs_runtime_ends_where_fio_ends_it)
 	run_result_free(&r);
 }
 
+/* ---- fio's stamps: its drain reaps what is left with one call ---- */
+
+Test(window, fios_drain_stamps_the_last_completion)
+{
+	struct run_result r;
+
+	/* four at once on one slot of 100 us: they complete at 100, 200,
+	 * 300 and 400 us.  fio waits in a reap on its full queue and
+	 * stamps the first at 100; number_ios is then reached, and
+	 * do_io()'s drain reaps the other three with one getevents,
+	 * stamped at 400: the job's mean is (100 + 3 x 400) / 4 */
+	run_text(FIXED_PATH "[j]\nioengine=libaio\niodepth=4\nnumber_ios=4\n", &r);
+	cr_assert_eq(r.job[0].st.ios, 4);
+	cr_assert_float_eq(lat_mean(&r.job[0].st.lat), 325e3, 1e-6);
+	cr_assert_eq(r.job[0].st.lat.max, 400 * NSEC_PER_USEC);
+	/* the path and the device see each end at its own time */
+	cr_assert_float_eq(lat_mean(&r.total.lat), 250e3, 1e-6);
+	run_result_free(&r);
+	/* the flow's loop (iodepth_low=2): fio reaps one at a time down to
+	 * two in flight (100 and 200 us), finds number_ios reached at its
+	 * top, and drains the last two with one call, at 400 */
+	run_text(FIXED_PATH "[j]\nioengine=libaio\niodepth=4\niodepth_low=2\n"
+		 "number_ios=4\n", &r);
+	cr_assert_float_eq(lat_mean(&r.job[0].st.lat), 275e3, 1e-6);
+	run_result_free(&r);
+	/* a synchronous engine reaps each in its own call: its own stamp */
+	run_text(FIXED_PATH "[j]\nioengine=psync\nnumber_ios=4\n", &r);
+	cr_assert_float_eq(lat_mean(&r.job[0].st.lat), lat_mean(&r.total.lat), 1e-6);
+	run_result_free(&r);
+	/* the runtime's end, with three in flight on the one slot: the
+	 * reap fio waits in then is stamped on its own, the next is held
+	 * for the last, 100 us later: the job's latencies add 100 us to
+	 * the device's */
+	run_text(FIXED_PATH "[j]\nioengine=libaio\niodepth=3\nruntime=1s\n", &r);
+	cr_assert_eq(r.job[0].st.ios, r.total.ios);
+	cr_assert_gt(lat_mean(&r.job[0].st.lat), lat_mean(&r.total.lat));
+	cr_assert_float_eq(lat_mean(&r.job[0].st.lat) * (double)r.job[0].st.ios -
+			   lat_mean(&r.total.lat) * (double)r.total.ios,
+			   100e3, 1e-3);
+	run_result_free(&r);
+}
+
 /* ---- fio's counters start again when the ramp ends ---- */
 
 Test(window, number_ios_counts_after_the_ramp)

@@ -548,6 +548,11 @@ void flow_runtime_over(struct job *j)
 	flow_progress(j);
 }
 
+bool flow_draining(const struct job *j)
+{
+	return j->flow->state == FLOW_DRAIN;
+}
+
 void flow_arrival(struct job *j)
 {
 	if (j->flow->state != FLOW_RUN)

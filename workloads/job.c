@@ -99,6 +99,10 @@ int job_setup(struct job *j, struct sim *s, const struct job_conf *c,
 	 * a write cache, §11.2) */
 	j->osync = c->osync && ioengine_osync_flushes(c->ioengine);
 	s->jobs_running++;
+	/* an engine that reaps by getevents, below its depth: fio's drain
+	 * can hold all but one of its completions (job_latency) */
+	if (!ioengine_sync(c->ioengine) && j->depth > 1)
+		j->held = xcalloc(j->depth, sizeof(*j->held));
 	if (flow_needed(s, c))
 		return flow_setup(j, err);
 	j->bs = bs_fixed(c);
@@ -142,14 +146,86 @@ static void job_account(struct job *j)
 	res->ddir_bytes[DDIR_WRITE] += w * j->bs;
 }
 
+static void held_count(struct job *j, sim_ns end);
+
 void job_teardown(struct job *j)
 {
+	/* the run ended before fio's drain could (I/Os left queued with no
+	 * path): what it holds counts at its own ends */
+	if (j->nheld)
+		held_count(j, 0);
+	free(j->held);
 	if (j->flow)
 		flow_teardown(j);
 	else if (j->sim)
 		job_account(j);
 	gsl_rng_free(j->rng);
 	gsl_rng_free(j->arr);
+}
+
+/*
+ * fio stamps a completion when it reaps it: io_u_queued_complete() reads
+ * the clock once (init_icd) for all that one io_getevents returned.
+ * While issuing, fio reaps one at a time here (iodepth_batch_complete_max
+ * of 1, its default), each as it completes.  Once it issues no more,
+ * do_io() reaps everything still in flight with one
+ * io_u_queued_complete(td, cur_depth): those completions all end their
+ * latency at the stamp of the last, in fio's lat, clat and percentiles.
+ * When fio's loop stops on a full queue, the reap it is waiting in comes
+ * first, stamped on its own: the loop checks its runtime and limits only
+ * after it (own_left).  The job's report counts them so; its paths and
+ * the device count each at its own end, as blktrace's Q2C does.
+ */
+static void held_count(struct job *j, sim_ns end)
+{
+	unsigned i;
+
+	for (i = 0; i < j->nheld; i++) {
+		const struct held_lat *h = &j->held[i];
+		uint64_t lat = (end ? end : h->end) - h->submit;
+
+		stats_add(j->report, h->ddir, h->bytes, lat, lat_bucket(lat));
+	}
+	j->nheld = 0;
+}
+
+void job_latency(struct job *j, const struct sim_io *io, sim_ns end)
+{
+	uint64_t lat = end - io->submit;
+
+	/* the flow's loop found its end at its top, after its last reap */
+	if (__builtin_expect(j->flow != NULL, 0) && j->held && !j->draining &&
+	    flow_draining(j)) {
+		j->draining = true;
+		j->own_left = 0;
+	}
+	if (__builtin_expect(j->draining, 0)) {
+		/* held: never more than fio's queue holds */
+		if (!j->own_left && j->inflight > 1 && j->nheld < j->depth) {
+			struct held_lat *h = &j->held[j->nheld++];
+
+			h->submit = io->submit;
+			h->end = end;
+			h->bytes = io->bytes;
+			h->ddir = io->ddir;
+			return;
+		}
+		if (j->own_left)
+			j->own_left--;
+	}
+	stats_add(j->report, io->ddir, io->bytes, lat, lat_bucket(lat));
+	held_count(j, end);
+}
+
+/* The plain loop issues no more (its limit, its runtime): fio's loop
+ * leaves for its drain after the reap it is waiting in, if its queue is
+ * full. */
+static void job_stop_issuing(struct job *j)
+{
+	if (!j->held || j->draining)
+		return;
+	j->draining = true;
+	j->own_left = j->inflight >= j->depth;
 }
 
 /* A plain job's next direction: rw and randrw draw, rwmixread percent
@@ -180,6 +256,8 @@ static void job_submit(struct job *j)
 	io->submit = s->now;
 	j->issued++;
 	j->inflight++;
+	if (j->issued >= j->limit)
+		job_stop_issuing(j);
 	sim_submit(s, io);
 }
 
@@ -259,6 +337,7 @@ void job_runtime_over(struct job *j)
 		return;
 	}
 	j->limit = j->issued;
+	job_stop_issuing(j);
 	/* an open loop's arrivals still waiting are never issued */
 	j->backlog = 0;
 	/* an open loop between arrivals is done now, its runtime whole */

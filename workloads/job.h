@@ -101,6 +101,9 @@ void flow_complete(struct job *j, struct sim_io *io);
 void flow_arrival(struct job *j);
 void flow_window_open(struct job *j);
 void flow_runtime_over(struct job *j);
+/* Whether the flow issues no more and waits for what it has in flight
+ * (DRAIN): fio's drain (job_latency). */
+bool flow_draining(const struct job *j);
 /* True when a clone of c cannot run the plain loop. */
 bool flow_needed(const struct sim *s, const struct job_conf *c);
 
