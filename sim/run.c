@@ -142,6 +142,8 @@ static void job_units_close(struct sim *s, struct run_result *res)
 {
 	unsigned n;
 
+	for (n = 0; n < s->nr_jobs; n++)
+		job_held_flush(&s->jobs[n]);
 	for (n = 0; n < res->nr_jobs; n++)
 		stats_close(&res->job[n].st);
 	for (n = 0; n < s->nr_jobs; n++) {

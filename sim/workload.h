@@ -48,6 +48,8 @@ void job_complete(struct job *j, struct sim_io *io, int error);
 /* io, a success, ends its latency at `end` for its path and the device;
  * the job's report counts it at fio's stamp (job_latency). */
 void job_latency(struct job *j, const struct sim_io *io, sim_ns end);
+/* The run is over: what job_latency still holds is counted. */
+void job_held_flush(struct job *j);
 /* The ramp is over: the clone's number_ios/size limit counts from now
  * (the I/Os still in flight count towards it, as fio's in its
  * exceeds_number_ios()). */

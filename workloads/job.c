@@ -146,14 +146,8 @@ static void job_account(struct job *j)
 	res->ddir_bytes[DDIR_WRITE] += w * j->bs;
 }
 
-static void held_count(struct job *j, sim_ns end);
-
 void job_teardown(struct job *j)
 {
-	/* the run ended before fio's drain could (I/Os left queued with no
-	 * path): what it holds counts at its own ends */
-	if (j->nheld)
-		held_count(j, 0);
 	free(j->held);
 	if (j->flow)
 		flow_teardown(j);
@@ -176,13 +170,13 @@ void job_teardown(struct job *j)
  * after it (own_left).  The job's report counts them so; its paths and
  * the device count each at its own end, as blktrace's Q2C does.
  */
-static void held_count(struct job *j, sim_ns end)
+static void held_count(struct job *j, sim_ns end, bool own)
 {
 	unsigned i;
 
 	for (i = 0; i < j->nheld; i++) {
 		const struct held_lat *h = &j->held[i];
-		uint64_t lat = (end ? end : h->end) - h->submit;
+		uint64_t lat = (own ? h->end : end) - h->submit;
 
 		stats_add(j->report, h->ddir, h->bytes, lat, lat_bucket(lat));
 	}
@@ -214,7 +208,14 @@ void job_latency(struct job *j, const struct sim_io *io, sim_ns end)
 			j->own_left--;
 	}
 	stats_add(j->report, io->ddir, io->bytes, lat, lat_bucket(lat));
-	held_count(j, end);
+	held_count(j, end, false);
+}
+
+/* The run ended before fio's drain could (I/Os left held with no path,
+ * which fio would wait for): what the job holds counts at its own ends. */
+void job_held_flush(struct job *j)
+{
+	held_count(j, 0, true);
 }
 
 /* The plain loop issues no more (its limit, its runtime): fio's loop
