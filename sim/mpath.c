@@ -479,7 +479,7 @@ static void io_done(struct mpath *m, struct sim_io *io, sim_ns end)
 		unsigned b = lat_bucket(lat);
 
 		stats_add(p->stats, io->ddir, io->bytes, lat, b);
-		job_latency(io->job, io, end);
+		job_latency(io->job, io, end, b);
 	}
 	job_complete(io->job, io, 0);
 }

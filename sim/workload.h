@@ -45,9 +45,10 @@ void job_start(struct job *j);
 void job_arrival(struct job *j);			/* EV_JOB_ARRIVAL */
 /* The multipath device is done with io (error: failed to the job). */
 void job_complete(struct job *j, struct sim_io *io, int error);
-/* io, a success, ends its latency at `end` for its path and the device;
- * the job's report counts it at fio's stamp (job_latency). */
-void job_latency(struct job *j, const struct sim_io *io, sim_ns end);
+/* io, a success, ended its latency at `end` (lat_bucket b) for its path
+ * and the device; the job's report counts it at fio's stamp. */
+void job_latency(struct job *j, const struct sim_io *io, sim_ns end,
+		 unsigned b);
 /* The run is over: what job_latency still holds is counted. */
 void job_held_flush(struct job *j);
 /* The ramp is over: the clone's number_ios/size limit counts from now

@@ -131,6 +131,28 @@ Test(window, runtime_leaves_io_held_without_a_path)
 }
 
 /*
+ * The same with fio's drain begun: libaio at depth 4 over two slots of
+ * 1 ms when the 20.5 ms runtime ends.  The reap fio waits in then (21 ms)
+ * is stamped on its own, the other completion at 21 ms is held for the
+ * last one; both paths fail at 21.5 ms, and the two in service are held
+ * by the device for good.  The run ends there, and the held completion
+ * still counts in the job's row, at its own end, as in the total.
+ */
+Test(window, a_drain_cut_short_still_counts_what_it_held)
+{
+	struct run_result r;
+
+	run_text("[multipath]\nselector = round-robin\nqueue_if_no_path = 1\n"
+		 "fail = a at 21500us\nfail = b at 21500us\n"
+		 "[path a]\nservice = fixed:1ms\n[path b]\nservice = fixed:1ms\n"
+		 "[j]\nioengine = libaio\niodepth = 4\nruntime = 20500us\n", &r);
+	cr_assert_eq(r.left_queued, 2);
+	cr_assert_eq(r.job[0].st.ios, r.total.ios);
+	cr_assert_float_eq(lat_mean(&r.job[0].st.lat), lat_mean(&r.total.lat), 1e-6);
+	run_result_free(&r);
+}
+
+/*
  * An open loop at the runtime's end: arrivals every 10 ms (rate_iops=100,
  * the first at 10 ms) of 100 us each are done by 20.1 ms, so at 25 ms
  * nothing is in flight and the run ends there, before the next arrival.  One that arrives every

@@ -183,10 +183,9 @@ static void held_count(struct job *j, sim_ns end, bool own)
 	j->nheld = 0;
 }
 
-void job_latency(struct job *j, const struct sim_io *io, sim_ns end)
+void job_latency(struct job *j, const struct sim_io *io, sim_ns end,
+		 unsigned b)
 {
-	uint64_t lat = end - io->submit;
-
 	/* the flow's loop found its end at its top, after its last reap */
 	if (__builtin_expect(j->flow != NULL, 0) && j->held && !j->draining &&
 	    flow_draining(j)) {
@@ -207,7 +206,8 @@ void job_latency(struct job *j, const struct sim_io *io, sim_ns end)
 		if (j->own_left)
 			j->own_left--;
 	}
-	stats_add(j->report, io->ddir, io->bytes, lat, lat_bucket(lat));
+	/* its own stamp: the path's sample, bucket and all */
+	stats_add(j->report, io->ddir, io->bytes, end - io->submit, b);
 	held_count(j, end, false);
 }
 
