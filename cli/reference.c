@@ -153,6 +153,9 @@ static const struct cli_opt own[] = {
 	  NULL, NULL },
 	{ "repeats", "N", CMD_LIVE, G_LIVE, "kernel runs of the scenario "
 	  "(default 3, 1-20)", NULL, NULL },
+	{ "boots", "N", CMD_LIVE, G_LIVE, "boots of the kernel the runs are "
+	  "spread over in turn (default 1, 1-20; make live-check: 3)",
+	  NULL, NULL },
 	{ "help", NULL, CMD_ALL, G_OTHER, "the help of mpsim, or of one "
 	  "command (also -h, mpsim help COMMAND)", NULL, NULL },
 	{ "version", NULL, CMD_NONE, G_OTHER, "print the version", NULL,

@@ -3,10 +3,10 @@
 # user-mode-linux, booted as an ordinary program) and in mpsim, side by
 # side.
 #
-#   live.py check [--grid=FILE] [--cases=GLOB,...] [--repeats=N] [--results=FILE]
-#                                                                (make live-check)
+#   live.py check [--grid=FILE] [--cases=GLOB,...] [--repeats=N] [--boots=N]
+#                 [--results=FILE]                               (make live-check)
 #   live.py run --scenario=FILE [--job=FILE.fio] [--selector-source=FILE.c]
-#               [--repeats=N] [mpsim options]                     (mpsim live)
+#               [--repeats=N] [--boots=N] [mpsim options]         (mpsim live)
 #
 # A case is a scenario (its [multipath] table and [path] sections) and fio
 # jobs.  Each [path] becomes, in the guest, a dm-delay target with the
@@ -17,14 +17,18 @@
 # guest loaded, word for word, with each path's dev set to the same number.
 # Without a table the case has one path and fio runs on its dm-delay device.
 #
-# Each case runs REPEATS times in one boot, from a fresh table each time;
-# its fio jobs (stonewalled phases) run in order on the same table, so a
-# selector's state carries from one phase to the next as in the kernel.
+# Each case runs REPEATS times, from a fresh table each time, its runs
+# spread over BOOTS boots in turn (3 for check, 1 for run): runs in one
+# boot agree more closely than runs in different boots, so a check's
+# spread is taken over boots.  A case's fio jobs (stonewalled phases) run
+# in order on the same table, so a selector's state carries from one
+# phase to the next as in the kernel.
 # mpsim's figure is taken as one more run of the kernel: it must lie in the
 # 95 % prediction interval of the repeats, mean +- t(0.975, n-1) * sd *
-# sqrt(1 + 1/n) (k = 4.97 sd for n = 3), widened by what one I/O is worth
-# (a count's resolution: 1/runtime in IOPS, 1/I/Os in a share), compared
-# as printed (shares to 3 decimals, IOPS to 1, latency to 1 us).  min..max is printed beside it,
+# sqrt(1 + 1/n) (k = 4.97 sd for n = 3), widened by the figure's
+# resolution (a count's, what one I/O is worth: 1/runtime in IOPS, 1/I/Os
+# in a share; a p99's, one bucket of fio's histogram), compared as
+# printed (shares to 3 decimals, IOPS to 1, latency to 1 us).  min..max is printed beside it,
 # but is no test: three runs' min..max holds a fourth run of the same
 # kernel only half the time.
 import atexit
@@ -133,6 +137,8 @@ class Case:
         self.njobs = 0
         self.mpsim_scenario = scenario
         self.source = None         # --selector-source: mpsim runs the short form
+        self.kdevs = None          # the guest's path devices and table (run_cases)
+        self.ktable = None
         self._read()
         for o in self.opts:
             if o.startswith("--selector-source="):
@@ -337,8 +343,9 @@ class Case:
                      % (p["index"], self.delay_table(p), p["index"]))
         if self.table:
             s.append('dmsetup reload mp --table "%s" && dmsetup resume mp' % self.guest_table())
-            if r == 0:
-                s.append('dmsetup table mp > "%s/table-%03d"' % (gout, ci))
+            # as the first run in this boot loaded it
+            s.append('[ -e "%s/table-%03d" ] || dmsetup table mp > "%s/table-%03d"'
+                     % (gout, ci, gout, ci))
         s.append("snap %d:%d:0" % (ci, r))
         return "\n".join(s) + "\n"
 
@@ -729,6 +736,17 @@ def interval(vals):
     return m - k * sd, m + k * sd
 
 
+def fio_bucket_us(v):
+    """The width, in us, of the bucket of fio's latency histogram that
+    holds v us (stat.h: FIO_IO_U_PLAT_BITS = 6, 64 buckets to each power of
+    two from 128 ns; below that, one a nanosecond).  fio prints a
+    percentile as its bucket's middle, so two runs whose p99 differ by a
+    nanosecond can print a bucket apart."""
+    ns = int(max(v, 0.0) * 1000)
+    msb = ns.bit_length() - 1
+    return (1 << (msb - 6)) / 1000.0 if msb > 6 else 0.001
+
+
 def rnd(v, d):
     return None if v is None else round(v, d)
 
@@ -897,8 +915,10 @@ def compare(case, kruns, mres, fails, lines, scoped=None, mbounds=(), late=None)
         for key, label, d in FIGS:
             vals = [r[key] for r in krs]
             m = mk[key] if mk else None
-            rows.append((label, vals, m, d, 1.0 / rt if key == "iops" and rt > 0 else 0.0,
-                         [b[key] for b in mbs]))
+            # a p99 is printed as its bucket of fio's histogram: one
+            # bucket is its resolution
+            q = fio_bucket_us if key == "p99" else (1.0 / rt if key == "iops" and rt > 0 else 0.0)
+            rows.append((label, vals, m, d, q, [b[key] for b in mbs]))
         if len(pn) > 1:
             for n in pn:
                 vals = []
@@ -922,8 +942,10 @@ def compare(case, kruns, mres, fails, lines, scoped=None, mbounds=(), late=None)
             else:
                 lo, hi = min(vals), max(vals)
                 plo, phi = interval(vals)
-                # no figure here is below 0
-                plo, phi = max(plo - q, 0.0), phi + q
+                # widened by the figure's resolution at each end; no
+                # figure here is below 0
+                qlo, qhi = (q(plo), q(phi)) if callable(q) else (q, q)
+                plo, phi = max(plo - qlo, 0.0), phi + qhi
                 if m is None:
                     verdict = "**outside**"
                 else:
@@ -1052,89 +1074,105 @@ def select_cases(cases, globs):
     return [c for c in cases if c in chosen or (c.calibrate and name(c) in need)]
 
 
-def run_cases(cases, build, mpsim, results, extra_modules, title):
+def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
     run = os.path.join(build, "run")
-    # LIVE_REUSE=1: read the last boot's results again (for work on this
+    # a case's runs go to the boots in turn (run r to boot r mod BOOTS):
+    # the kernel's runs in one boot agree more closely than runs in
+    # different boots do (docs/live.md, the kernel's spread), so the
+    # spread that judges mpsim is taken over boots
+    nboots = max(1, min(boots, max(c.repeats for c in cases)))
+    bruns = [os.path.join(run, "boot-%d" % b) for b in range(nboots)]
+    # LIVE_REUSE=1: read the last boots' results again (for work on this
     # script: the same cases, no new kernel run)
-    reuse = os.environ.get("LIVE_REUSE") == "1" and os.path.isdir(os.path.join(run, "out"))
+    reuse = os.environ.get("LIVE_REUSE") == "1" and \
+        all(os.path.isdir(os.path.join(b, "out")) for b in bruns)
     if not reuse:
         shutil.rmtree(run, ignore_errors=True)
-    for d in ("groups", "jobs", "load"):
-        os.makedirs(os.path.join(run, d), exist_ok=True)
-    # LIVE_STATUS=1: `dmsetup status` at each phase's start, in
-    # run/out/status (guest.sh snap), to read a selector's own state
-    if os.environ.get("LIVE_STATUS") == "1":
-        open(os.path.join(run, "status-wanted"), "w").close()
     guest_sh = os.path.join(HERE, "guest.sh")
     # a group: the cases with the same number of paths and the same top
     # device, in one fio process; cases keep their order within it
     groups = {}
     for ci, c in enumerate(cases):
         groups.setdefault((len(c.paths), bool(c.table)), []).append(ci)
-    gitems = []
-    nphases = 0
-    for gi, (key, cis) in enumerate(groups.items()):
-        gname = "g%d" % gi
-        gout = os.path.join(run, "out", gname)
-        # round by round: every case's first run, then every case's
-        # second..., so that the host's load, which sets the pace of the
-        # CPU-bound phases, changes across a case's repeats (its spread)
-        # and across the calibration's, not between one case and the next
-        items = round_order(cases, cis)
-        gitems.append((gout, items))
-        # clocksource=clock_gettime: fio's default clock under UML is the
-        # host's TSC, which fio calibrates against the guest's slow
-        # system calls at start-up; it ran 2.5 % slow (every psync
-        # latency 2.5 % short of the guest's own jiffies and clock, and
-        # the IOPS as much high).  The guest's clock agrees with its
-        # jiffies (the tick line of the results).
-        job = ["[global]", "filename=${LIVE_DEV}", "thread", "clocksource=clock_gettime",
-               "lat_percentiles=1", "group_reporting", ""]
-        for ci, r in items:
-            load = os.path.join(run, "load", "%03d-%d.sh" % (ci, r))
-            with open(load, "w") as f:
-                f.write(cases[ci].load_script(ci, r, gout))
-            job.append(cases[ci].guest_jobs(ci, r, guest_sh, run, load))
-            nphases += cases[ci].njobs
-        jf = os.path.join(run, "jobs", gname + ".fio")
-        with open(jf, "w") as f:
-            f.write("\n".join(job))
-        first = cases[cis[0]]
-        g = ["group_begin %s" % gname]
-        for p in first.paths:
-            if any(cases[ci].paths[p["index"]]["cache"] == "back" for ci in cis):
-                g.append("loopdev %d" % p["index"])
-        for p in first.paths:
-            g.append('mkdev p%d "%s"' % (p["index"], first.delay_table(p)))
-        if first.table:
-            g.append('mkdev mp "%s"' % first.guest_table())
-            g.append("runfio %s mp" % jf)
-        else:
-            g.append("runfio %s p0" % jf)
-        g.append("group_end")
-        with open(os.path.join(run, "groups", "%02d.sh" % gi), "w") as f:
-            f.write("\n".join(g) + "\n")
-    n = sum(len(i) for _, i in gitems)
-    budget = nphases * 30 + n * 20 + 180
+    gitems = []        # (boot, its group's output, its (case, run)s)
+    nphases = [0] * nboots
+    for b, brun in enumerate(bruns):
+        for d in ("groups", "jobs", "load"):
+            os.makedirs(os.path.join(brun, d), exist_ok=True)
+        # LIVE_STATUS=1: `dmsetup status` at each phase's start, in
+        # boot-N/out/status (guest.sh snap), to read a selector's own state
+        if os.environ.get("LIVE_STATUS") == "1":
+            open(os.path.join(brun, "status-wanted"), "w").close()
+        for gi, (key, cis) in enumerate(groups.items()):
+            gname = "g%d" % gi
+            gout = os.path.join(brun, "out", gname)
+            # round by round: every case's first run, then every case's
+            # second..., so that the host's load, which sets the pace of
+            # the CPU-bound phases, changes across a case's repeats (its
+            # spread) and across the calibration's, not between one case
+            # and the next
+            items = boot_runs(cases, cis, nboots)[b]
+            if not items:
+                continue
+            gitems.append((b, gout, items))
+            # clocksource=clock_gettime: fio's default clock under UML is
+            # the host's TSC, which fio calibrates against the guest's slow
+            # system calls at start-up; it ran 2.5 % slow (every psync
+            # latency 2.5 % short of the guest's own jiffies and clock, and
+            # the IOPS as much high).  The guest's clock agrees with its
+            # jiffies (the tick line of the results).
+            job = ["[global]", "filename=${LIVE_DEV}", "thread", "clocksource=clock_gettime",
+                   "lat_percentiles=1", "group_reporting", ""]
+            for ci, r in items:
+                load = os.path.join(brun, "load", "%03d-%d.sh" % (ci, r))
+                with open(load, "w") as f:
+                    f.write(cases[ci].load_script(ci, r, gout))
+                job.append(cases[ci].guest_jobs(ci, r, guest_sh, brun, load))
+                nphases[b] += cases[ci].njobs
+            jf = os.path.join(brun, "jobs", gname + ".fio")
+            with open(jf, "w") as f:
+                f.write("\n".join(job))
+            first = cases[cis[0]]
+            g = ["group_begin %s" % gname]
+            for p in first.paths:
+                if any(cases[ci].paths[p["index"]]["cache"] == "back" for ci in cis):
+                    g.append("loopdev %d" % p["index"])
+            for p in first.paths:
+                g.append('mkdev p%d "%s"' % (p["index"], first.delay_table(p)))
+            if first.table:
+                g.append('mkdev mp "%s"' % first.guest_table())
+                g.append("runfio %s mp" % jf)
+            else:
+                g.append("runfio %s p0" % jf)
+            g.append("group_end")
+            with open(os.path.join(brun, "groups", "%02d.sh" % gi), "w") as f:
+                f.write("\n".join(g) + "\n")
+    n = sum(len(i) for _, _, i in gitems)
+    tfile = os.path.join(run, "guest-time")
     if reuse:
-        t = float(open(os.path.join(run, "guest-time")).read()) if os.path.exists(
-            os.path.join(run, "guest-time")) else 0.0
+        t = float(open(tfile).read()) if os.path.exists(tfile) else 0.0
     else:
-        note("booting %s: %d case runs, %d phases" % (uml_binary(), n, nphases))
-        t = boot(run, build, extra_modules, budget)
-        with open(os.path.join(run, "guest-time"), "w") as f:
+        t = 0.0
+        for b, brun in enumerate(bruns):
+            nb = sum(len(i) for bb, _, i in gitems if bb == b)
+            note("booting %s%s: %d case runs, %d phases" % (
+                uml_binary(), " (boot %d of %d)" % (b + 1, nboots) if nboots > 1 else "",
+                nb, nphases[b]))
+            t += boot(brun, build, extra_modules, nphases[b] * 30 + nb * 20 + 180)
+        with open(tfile, "w") as f:
             f.write("%.1f\n" % t)
         note("guest ran for %.0f s" % t)
     kern = {}
     gerr = {}
     ticks = []
-    for gout, items in gitems:
+    runs = {}
+    for b, gout, items in gitems:
         r = read_group(gout, items, cases)
         for ci in sorted({ci for ci, _ in items}):
             if isinstance(r, str):
                 gerr[ci] = r
             else:
-                kern[ci] = [r[(ci, rr)] for rr in range(cases[ci].repeats)]
+                runs.update({(ci, rr): r[(ci, rr)] for cc, rr in items if cc == ci})
         devs = {}
         if os.path.exists(os.path.join(gout, "devs")):
             with open(os.path.join(gout, "devs")) as f:
@@ -1150,12 +1188,23 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
                 if dt > 0:
                     names = [cases[i].name for i in sorted({i for i, _ in items})]
                     label = names[0] if len(names) == 1 else "%s to %s" % (names[0], names[-1])
+                    if nboots > 1:
+                        label = "boot %d, %s" % (b + 1, label)
                     ticks.append("%s, %d jiffies in %.2f s (%+.1f %%)"
                                  % (label, dj, dt, (dj * 0.01 / dt - 1) * 100))
-        for ci, _ in items:
-            cases[ci].kdevs = {p["name"]: devs.get("p%d" % p["index"]) for p in cases[ci].paths}
+        for ci in sorted({ci for ci, _ in items}):
+            kd = {p["name"]: devs.get("p%d" % p["index"]) for p in cases[ci].paths}
             tf = os.path.join(gout, "table-%03d" % ci)
-            cases[ci].ktable = open(tf).read().strip() if os.path.exists(tf) else None
+            kt = open(tf).read().strip() if os.path.exists(tf) else None
+            # mpsim runs the table the guest loaded: every boot must have
+            # loaded the same one, on the same device numbers
+            if cases[ci].kdevs is None:
+                cases[ci].kdevs, cases[ci].ktable = kd, kt
+            elif (cases[ci].kdevs, cases[ci].ktable) != (kd, kt):
+                gerr.setdefault(ci, "boot %d loaded another table than boot 1 (%s)" % (b + 1, tf))
+    for ci, c in enumerate(cases):
+        if ci not in gerr:
+            kern[ci] = [runs[(ci, rr)] for rr in range(c.repeats)]
     fails = []
     lines = []
     notes = []
@@ -1270,10 +1319,12 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
     out = []
     out.append("# %s\n" % title)
     out.append("Kernel: Debian user-mode-linux %s (HZ=100, one CPU); mpsim `--kernel=%s --hz=100`. "
-               "Each kernel case ran %s times from a fresh table. mpsim's figure is taken as one "
+               "Each kernel case ran %s times from a fresh table%s. mpsim's figure is taken as one "
                "more run: it is within when it lies in the repeats' 95 %% prediction interval, "
-               "mean ± t(0.975, n−1)·sd·√(1+1/n) (4.97 sd for 3 runs), widened by one I/O "
-               "(1/runtime in IOPS, 1/I/Os in a share), as printed. "
+               "mean ± t(0.975, n−1)·sd·√(1+1/n) (4.97 sd for 3 runs), widened by the figure's "
+               "resolution: one I/O (1/runtime in IOPS, 1/I/Os in a share), one bucket of fio's "
+               "histogram in a p99 (1/64 of its power of two: fio prints a percentile as its "
+               "bucket's middle), as printed. "
                "min..max is shown too, but three runs' min..max holds a fourth run of the "
                "same kernel only half the time. `CPU busy` rows are reported, not checked: "
                "the share of the guest CPU's time a phase kept busy (time up less time idle and in iowait, from "
@@ -1285,7 +1336,10 @@ def run_cases(cases, build, mpsim, results, extra_modules, title):
                "where fio starts a phase within the tick is not measured, and the runtime's end "
                "falls on ticks): where they differ, mpsim's figure is printed with its range, "
                "and it is within when that range meets the kernel's interval."
-               % (uml_release(), KERNEL, "/".join(sorted({str(c.repeats) for c in cases}))))
+               % (uml_release(), KERNEL, "/".join(sorted({str(c.repeats) for c in cases})),
+                  (", its runs in %d boots in turn (run r in boot r mod %d: runs in one boot "
+                   "agree more closely than runs in different boots)" % (nboots, nboots))
+                  if nboots > 1 else ""))
     out.append("")
     out.append("| case | figure | kernel, each run | min..max | 95 % prediction | mpsim | |")
     out.append("|---|---|---|---|---|---|---|")
@@ -1329,6 +1383,14 @@ def round_order(cases, cis):
     rounds."""
     rounds = max(cases[ci].repeats for ci in cis)
     return [(ci, r) for r in range(rounds) for ci in cis if r < cases[ci].repeats]
+
+
+def boot_runs(cases, cis, nboots):
+    """round_order's runs, boot by boot: run r of a case in boot r mod
+    nboots, so each boot has every case's first runs and a case's runs
+    lie in as many boots as it has runs, up to nboots."""
+    return [[(ci, r) for ci, r in round_order(cases, cis) if r % nboots == b]
+            for b in range(nboots)]
 
 
 def median_runs(vals):
@@ -1546,7 +1608,8 @@ def main(argv):
     mpsim = find_mpsim()
     if not mpsim:
         die_bad("no mpsim binary (set MPSIM=)")
-    own = ("--grid", "--repeats", "--results", "--scenario", "--job", "--selector-source", "--cases")
+    own = ("--grid", "--repeats", "--boots", "--results", "--scenario", "--job", "--selector-source",
+           "--cases")
     rest = [a for a in args if not a.startswith(tuple(o + "=" for o in own))]
     rep = getopt(args, "--repeats")
     try:
@@ -1555,6 +1618,14 @@ def main(argv):
             raise ValueError
     except ValueError:
         die_bad("--repeats=%s: a whole number from 1 to 20" % rep)
+    bt = getopt(args, "--boots")
+    try:
+        # check: three boots, as its cases run three times; run: one
+        boots = int(bt) if bt is not None else (3 if cmd == "check" else 1)
+        if boots < 1 or boots > 20:
+            raise ValueError
+    except ValueError:
+        die_bad("--boots=%s: a whole number from 1 to 20" % bt)
     try:
         if cmd == "check":
             if rest:
@@ -1616,7 +1687,7 @@ def main(argv):
                    else os.path.basename(srcs[0]))
         mods.insert(0, os.path.join(build, "modules", "live_%s.ko" % b))
     note("modules ready in %.0f s" % (time.time() - t0))
-    rc = run_cases(cases, build, mpsim, results, mods, title)
+    rc = run_cases(cases, build, mpsim, results, mods, title, boots)
     note("done in %.0f s" % (time.time() - t0))
     return rc
 

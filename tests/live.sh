@@ -71,6 +71,8 @@ refused "a line break in repeats" "line break" --scenario=two.ini --repeats="3
 "
 refused "repeats 0" "repeats" --scenario=two.ini --repeats=0
 refused "repeats word" "repeats" --scenario=two.ini --repeats=many
+refused "boots 0" "boots" --scenario=two.ini --boots=0
+refused "boots word" "boots" --scenario=two.ini --boots=all
 refused "two paths, no table" "no table" --scenario=notable.ini
 refused "a path the table lacks" "path b" --scenario=nob.ini
 refused "a delay in fractions" "2.5ms" --scenario=frac.ini

@@ -273,6 +273,20 @@ class Verdict(unittest.TestCase):
             live.compare(case(), kr, [kphase(m, 1000.0, 2000.0, dict(a=100, b=100))], fails, lines)
             self.assertEqual(not fails, ok, m)
 
+    def test_one_bucket_widens_a_p99(self):
+        # fio prints a p99 as its bucket's middle: at 29.5 ms a bucket is
+        # 2^18 ns wide (64 to each power of two), so runs that all print
+        # 29491.2 hold mpsim's 29753.3, the next bucket, and not 30015.4,
+        # the one after (boot 8's round-robin over 0 and 20 ms at depth 16)
+        self.assertAlmostEqual(live.fio_bucket_us(29491.2), 262.144)
+        self.assertAlmostEqual(live.fio_bucket_us(1000.0), 8.192)
+        self.assertAlmostEqual(live.fio_bucket_us(0.1), 0.001)
+        kr = [[kphase(100.0, 20000.0, 29491.2, dict(a=100, b=100))]] * 3
+        for m, ok in ((29753.3, True), (29229.1, True), (30015.4, False), (28966.9, False)):
+            fails, lines = [], []
+            live.compare(case(), kr, [kphase(100.0, 20000.0, m, dict(a=100, b=100))], fails, lines)
+            self.assertEqual(not fails, ok, m)
+
     def test_the_spread_of_figures_that_print_alike(self):
         # 25/6015, 29/6696 and 28/7540 all print 0.004: their spread, not
         # the printed one of 0, makes the interval (0.0025 to 0.0056)
@@ -349,7 +363,8 @@ class HostTimerP99(unittest.TestCase):
     def verdict(self, depth, kb, mb, kp99=31000.0, mp99=30000.0, late=1500.0):
         c = case(delays=dict(b=20))
         c.depths = [depth]
-        # three runs at kp99 exactly: the interval is that value alone
+        # three runs at kp99 exactly: the interval is that value, give or
+        # take its bucket of fio's histogram (262 us at 31 ms)
         kr = [[kphase(40.0, 25000.0, kp99, dict(a=80 - n, b=n))] for n in kb]
         fails, lines = [], []
         live.compare(c, kr, [kphase(40.0, 25000.0, mp99, dict(a=80 - mb, b=mb))],
@@ -363,7 +378,8 @@ class HostTimerP99(unittest.TestCase):
             self.assertEqual(fails, [])
 
     def test_later_than_measured_is_outside(self):
-        fails, row = self.verdict(4, (40, 40, 40), 40, late=900.0)
+        # 1000 us late, less one bucket: 738 us
+        fails, row = self.verdict(4, (40, 40, 40), 40, late=700.0)
         self.assertIn("**outside**", row)
         self.assertEqual([f.split(":")[0] for f in fails], ["c p99 us"])
 
@@ -569,6 +585,14 @@ class Order(unittest.TestCase):
         self.assertEqual(o[:6], [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)])
         self.assertEqual(o[-2:], [(0, 3), (0, 4)])
         self.assertEqual(len(o), 11)
+
+    def test_runs_in_turn_over_the_boots(self):
+        # run r in boot r mod 3: the 5-run calibration in boots 1, 2, 3, 1, 2
+        cs = [types.SimpleNamespace(repeats=5), types.SimpleNamespace(repeats=3)]
+        b = live.boot_runs(cs, [0, 1], 3)
+        self.assertEqual(b, [[(0, 0), (1, 0), (0, 3)], [(0, 1), (1, 1), (0, 4)],
+                             [(0, 2), (1, 2)]])
+        self.assertEqual(live.boot_runs(cs, [0, 1], 1), [live.round_order(cs, [0, 1])])
 
     def test_median_runs(self):
         self.assertEqual(live.median_runs([3.0, 1.0, 2.0]), [2])
