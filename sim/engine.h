@@ -49,6 +49,8 @@ struct sim_io {
 	uint8_t ddir;		/* what it is: enum fio_ddir (a sync is an
 				   empty flush) */
 	uint8_t osync;		/* an O_SYNC write's flush: enum osync */
+	bool reap;		/* waiting for its CPU (sim/cpu.c): a reap of
+				   an I/O dm ended, not a device's completion */
 	sim_ns submit;		/* the workload asked for it: its latency
 				   counts from here */
 	sim_ns accepted;	/* dm took it, after its submission's CPU
@@ -281,6 +283,7 @@ struct sim {
 	struct delay_cpu *delay_cpu;	/* dm-delay's timer base; NULL: none */
 	sim_ns submit_cpu, complete_cpu; /* CPU time per I/O (sim/cpu.c) */
 	sim_ns *cpu_free;		/* per CPU: when its queued work ends */
+	struct io_fifo *cpu_wait;	/* per CPU: completions waiting for it */
 	struct tracer *tr;		/* --trace/--blktrace; NULL: none */
 	sim_ns mark;			/* the EV_MARK event pending, or
 					   UINT64_MAX: none */
@@ -317,6 +320,8 @@ void cpu_end_io(struct sim *s, struct sim_io *io);
 /* dm ended io inside its submission (a synchronous device): the job
  * reaps it after the completion's CPU time (EV_CPU_REAP). */
 void cpu_reap(struct sim *s, struct sim_io *io);
+/* EV_CPU_END_IO and EV_CPU_REAP: the completion's CPU turn is over. */
+void cpu_completed(struct sim *s, struct sim_io *io);
 
 /* ---- sim/mpath.c ---- */
 int mpath_setup(struct mpath *m, struct sim *s, const struct mp_table *t,

@@ -239,10 +239,8 @@ void sim_loop(struct sim *s)
 			cpu_submitted(s, e.obj);
 			break;
 		case EV_CPU_END_IO:
-			mpath_end_io(&s->mp, e.obj, 0);
-			break;
 		case EV_CPU_REAP:
-			mpath_io_reaped(&s->mp, e.obj);
+			cpu_completed(s, e.obj);
 			break;
 		case EV_MARK:
 			n--;

@@ -185,6 +185,35 @@ Test(cpu, fios_loop_after_a_reap_is_outside_the_latency_of_a_delayed_read)
 	run_result_free(&res);
 }
 
+/*
+ * fio's loop reaps one I/O and submits the next before it reaps another
+ * (sim/cpu.c).  Depth 4 through a 10 ms dm-delay on 6.1 at HZ=100, s = c
+ * = 10 us, 8 I/Os: the first four, stamped at 0 and mapped at 10-40 us,
+ * all end on the tick at 20 ms, and their reaps begin at 20.000, 20.020,
+ * 20.040 and 20.060 ms, each after the last one's reap and submission
+ * (reaps alone would put the last at 20.030).  The next four, stamped at
+ * each reap's end and mapped 10 us later, end on the tick at 40 ms; no
+ * submission follows their reaps (number_ios), which begin at 40.000 to
+ * 40.030 ms: 19.99, 19.98, 19.97 and 19.96 ms.
+ */
+Test(cpu, a_ticks_completions_are_reaped_each_after_the_last_ones_submission)
+{
+	static const char batch[] =
+		"[multipath]\nkernel = 6.1\nhz = 100\n"
+		"[path d]\nservice = sync\ndelay = 10\n"
+		"[job]\nrw = randread\nioengine = libaio\niodepth = 4\n"
+		"number_ios = 8\n";
+	struct run_result res;
+
+	run_text(batch, &res, NULL, "submit_cpu", "10us", "complete_cpu",
+		 "10us", NULL);
+	cr_assert_eq(res.total.ios, 8);
+	cr_assert_eq(res.total.lat.max, 20060000);
+	cr_assert_eq(res.total.lat.min, 19960000);
+	cr_assert_float_eq(lat_mean(&res.total.lat), 20002500.0, 1e-6);
+	run_result_free(&res);
+}
+
 Test(cpu, a_path_of_service_d_at_depth_1_makes_one_over_s_plus_d_plus_c)
 {
 	struct run_result res;
@@ -247,6 +276,10 @@ Test(cpu, a_completion_waits_behind_a_submission)
 	 * 20 us) and ends at 30 us: the selector, choosing for I/O 2 at
 	 * 20 us, sees I/O 1 still in flight.  I/O 1's latency is 30 us, and
 	 * with the CPU always busy the rate is 1/(s + c) = 50000 IOPS.
+	 * At the 10 ms end no submission follows a reap: the two I/Os left
+	 * take their turns at 10000 and 10010 us, and the last ends at
+	 * 10020 (fio's loop: each reap's submission went before the next
+	 * reap until then).
 	 */
 	run_text(one_path, &res, &w, "submit_cpu", "10us", "complete_cpu",
 		 "10us", "iodepth", "2", "path.dev.service", "fixed:1us",
@@ -256,7 +289,7 @@ Test(cpu, a_completion_waits_behind_a_submission)
 	cr_assert_eq(res.total.lat.min, 30000);
 	cr_assert_eq(res.total.ios, 501, "10 ms / 20 us, the 500th at that "
 		     "instant, and the one still in flight then");
-	cr_assert_eq(res.window, 10021000);
+	cr_assert_eq(res.window, 10020000);
 	run_result_free(&res);
 }
 
