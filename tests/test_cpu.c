@@ -116,7 +116,7 @@ static void run_text(const char *text, struct run_result *res,
 	scenario_free(&sc);
 }
 
-/* ---- the CPU as a FIFO server ---- */
+/* ---- the CPU: submissions and completions in fio's order ---- */
 
 static const char one_path[] =
 	"[multipath]\nselector = service-time\n"
