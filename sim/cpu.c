@@ -27,7 +27,8 @@
  * Cost: nothing with both costs 0 (the default): the calls go straight
  * through and no event is added, so such a run is the run it always was.
  * Otherwise one event per cost; a CPU is one sim_ns, the instant its
- * reserved work ends, and a FIFO of the completions waiting for it.
+ * reserved work ends, a count of its turns whose end is not yet handled,
+ * and a FIFO of the completions waiting for it.
  */
 #include <stdlib.h>
 
@@ -56,14 +57,17 @@ void cpu_setup(struct sim *s)
 	s->complete_cpu = sc->complete_cpu;
 	s->cpu_free = xcalloc(sc->ncpus ? sc->ncpus : 1, sizeof(*s->cpu_free));
 	s->cpu_wait = xcalloc(sc->ncpus ? sc->ncpus : 1, sizeof(*s->cpu_wait));
+	s->cpu_turns = xcalloc(sc->ncpus ? sc->ncpus : 1, sizeof(*s->cpu_turns));
 }
 
 void cpu_teardown(struct sim *s)
 {
 	free(s->cpu_free);
 	free(s->cpu_wait);
+	free(s->cpu_turns);
 	s->cpu_free = NULL;
 	s->cpu_wait = NULL;
+	s->cpu_turns = NULL;
 }
 
 /*
@@ -89,6 +93,7 @@ void sim_submit(struct sim *s, struct sim_io *io)
 		blk_submit(s, io);
 		return;
 	}
+	s->cpu_turns[io->job->cpu]++;
 	sim_schedule(s, cpu_take(s, io->job->cpu, s->submit_cpu),
 		     EV_CPU_SUBMIT, io);
 }
@@ -97,17 +102,21 @@ void sim_submit(struct sim *s, struct sim_io *io)
  * complete_cpu later. */
 static void cpu_turn(struct sim *s, unsigned c, struct sim_io *io)
 {
+	s->cpu_turns[c]++;
 	sim_schedule(s, cpu_take(s, c, s->complete_cpu),
 		     io->reap ? EV_CPU_REAP : EV_CPU_END_IO, io);
 }
 
-/* A turn on CPU c has ended: the first completion waiting takes the
- * CPU, unless the turn reserved work of its own (the submission fio
+/* A turn on CPU c has been handled: the first completion waiting takes
+ * the CPU, unless the turn reserved work of its own (the submission fio
  * makes right after a reap), which goes first; its end calls this
- * again. */
+ * again.  The CPU counts as busy until a turn's end is handled, not
+ * only until its instant: a completion that comes at that instant,
+ * before the reap's event, must not slip in before the reap's
+ * submission. */
 static void cpu_next(struct sim *s, unsigned c)
 {
-	if (s->cpu_wait[c].n && s->cpu_free[c] <= s->now)
+	if (s->cpu_wait[c].n && !s->cpu_turns[c])
 		cpu_turn(s, c, fifo_pop(&s->cpu_wait[c]));
 }
 
@@ -118,7 +127,7 @@ static void cpu_complete(struct sim *s, struct sim_io *io, bool reap)
 	unsigned c = io->job->cpu;
 
 	io->reap = reap;
-	if (s->cpu_free[c] <= s->now && !s->cpu_wait[c].n)
+	if (!s->cpu_turns[c] && !s->cpu_wait[c].n)
 		cpu_turn(s, c, io);
 	else
 		fifo_push(&s->cpu_wait[c], io);
@@ -128,6 +137,7 @@ void cpu_submitted(struct sim *s, struct sim_io *io)
 {
 	unsigned c = io->job->cpu;
 
+	s->cpu_turns[c]--;
 	blk_submit(s, io);
 	cpu_next(s, c);
 }
@@ -154,6 +164,7 @@ void cpu_completed(struct sim *s, struct sim_io *io)
 {
 	unsigned c = io->job->cpu;
 
+	s->cpu_turns[c]--;
 	if (io->reap)
 		mpath_io_reaped(&s->mp, io);
 	else

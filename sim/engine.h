@@ -284,6 +284,8 @@ struct sim {
 	sim_ns submit_cpu, complete_cpu; /* CPU time per I/O (sim/cpu.c) */
 	sim_ns *cpu_free;		/* per CPU: when its queued work ends */
 	struct io_fifo *cpu_wait;	/* per CPU: completions waiting for it */
+	unsigned *cpu_turns;		/* per CPU: turns whose end has not yet
+					   been handled (one may end now) */
 	struct tracer *tr;		/* --trace/--blktrace; NULL: none */
 	sim_ns mark;			/* the EV_MARK event pending, or
 					   UINT64_MAX: none */

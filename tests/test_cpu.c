@@ -214,6 +214,29 @@ Test(cpu, a_ticks_completions_are_reaped_each_after_the_last_ones_submission)
 	run_result_free(&res);
 }
 
+/*
+ * The same order when a completion comes at the very instant a reap's
+ * turn ends, before that turn's end is handled.  Depth 2, s = c = 10
+ * us, one slot of 10 us, 3 I/Os: I/O 1 leaves the device at 20 us and
+ * its end_io turn runs 20-30; I/O 2 leaves the device at 30.  fio
+ * submits I/O 3 first (30-40) and only then reaps I/O 2 (40-50): 30, 50
+ * and, for I/O 3 (device 40-50, its turn 50-60), 30 us.  Taking I/O 2's
+ * turn at 30 because the CPU's reserved time had ended would give 30,
+ * 40 and 40.
+ */
+Test(cpu, a_completion_at_a_turns_end_waits_for_the_reaps_submission)
+{
+	struct run_result res;
+
+	run_text(one_path, &res, NULL, "submit_cpu", "10us", "complete_cpu",
+		 "10us", "iodepth", "2", "path.dev.service", "fixed:10us",
+		 "number_ios", "3", NULL);
+	cr_assert_eq(res.total.ios, 3);
+	cr_assert_eq(res.total.lat.min, 30000);
+	cr_assert_eq(res.total.lat.max, 50000);
+	run_result_free(&res);
+}
+
 Test(cpu, a_path_of_service_d_at_depth_1_makes_one_over_s_plus_d_plus_c)
 {
 	struct run_result res;
