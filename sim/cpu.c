@@ -22,7 +22,7 @@
  * waits k-1 reaps and k-1 submissions, not k-1 reaps alone.  In UML at
  * depth 64 over 2 and 20 ms delays, the I/Os a tick returns late are
  * reaped up to a tick after it (fio's latency log: queue-length's slow
- * path at 37-42 ms, where reaps first put it at 26-33).
+ * path at 36-45 ms, where reaps first put it at 26-33).
  *
  * Cost: nothing with both costs 0 (the default): the calls go straight
  * through and no event is added, so such a run is the run it always was.
@@ -52,12 +52,13 @@ static sim_ns cpu_take(struct sim *s, unsigned c, sim_ns cost)
 void cpu_setup(struct sim *s)
 {
 	const struct scenario *sc = s->sc;
+	size_t n = sc->ncpus ? sc->ncpus : 1;
 
 	s->submit_cpu = sc->submit_cpu;
 	s->complete_cpu = sc->complete_cpu;
-	s->cpu_free = xcalloc(sc->ncpus ? sc->ncpus : 1, sizeof(*s->cpu_free));
-	s->cpu_wait = xcalloc(sc->ncpus ? sc->ncpus : 1, sizeof(*s->cpu_wait));
-	s->cpu_turns = xcalloc(sc->ncpus ? sc->ncpus : 1, sizeof(*s->cpu_turns));
+	s->cpu_free = xcalloc(n, sizeof(*s->cpu_free));
+	s->cpu_wait = xcalloc(n, sizeof(*s->cpu_wait));
+	s->cpu_turns = xcalloc(n, sizeof(*s->cpu_turns));
 }
 
 void cpu_teardown(struct sim *s)
