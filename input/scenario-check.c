@@ -229,6 +229,13 @@ int scenario_validate(const struct scenario *sc, char *err)
 		r = input_error(err, "%s: numa_nodes=%u is more than the %u "
 				"CPUs (ncpus=)", sc->name, sc->numa_nodes,
 				sc->ncpus);
+	/* wake_cpu lengthens a turn on the CPU, and without a per-I/O
+	 * CPU time no I/O takes one (sim/cpu.c) */
+	if (!r && sc->wake_cpu && !sc->submit_cpu && !sc->complete_cpu)
+		r = input_error(err, "%s: wake_cpu needs submit_cpu or "
+				"complete_cpu: it is more CPU time for the "
+				"work that finds the CPU idle, and without "
+				"them no I/O takes the CPU", sc->name);
 	if (!r)
 		r = check_events(sc, err);
 	if (!r && sc->table)

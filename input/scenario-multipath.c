@@ -372,6 +372,11 @@ int set_complete_cpu(struct target *t, const char *v, char *err)
 	return parse_duration(v, 0, &t->sc->complete_cpu, err);
 }
 
+int set_wake_cpu(struct target *t, const char *v, char *err)
+{
+	return parse_duration(v, 0, &t->sc->wake_cpu, err);
+}
+
 int set_workqueue_latency(struct target *t, const char *v, char *err)
 {
 	return parse_duration(v, 0, &t->sc->workqueue_latency, err);

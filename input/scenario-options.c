@@ -102,6 +102,11 @@ static const struct option options[] = {
 	  "DURATION",
 	  "CPU time of each I/O's completion, on its job's CPU (default 0: "
 	  "none)" },
+	{ "wake_cpu", SEC_MULTIPATH, 0, set_wake_cpu, "250us",
+	  "--submit_cpu=20us --complete_cpu=100us --delay=1",
+	  "DURATION",
+	  "more CPU time for the work that finds its CPU idle (the loop "
+	  "after a sleep; default 0: none)" },
 	{ "ncpus", SEC_MULTIPATH, 0, set_ncpus, "8", IOA,
 	  "N",
 	  "the simulated CPUs, for io-affinity and cpus_allowed (default 1)" },

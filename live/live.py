@@ -128,7 +128,7 @@ class Case:
         self.cpu = False
         self.cal_name = ""         # the calibration it measures / takes (grid's =NAME)
         self.cal_base = None       # the calibration this one is measured from (base=)
-        self.cal_wake = None       # at depth 1, with a delay on every path (wake=)
+        self.cal_wake = None       # its CPU after a sleep: wake_cpu (wake=)
         self.jitter = False        # p99 out of scope (the grid's `jitter`)
         self.diagnostic = False    # reported, not checked (`diagnostic`)
         self.paths = []            # [{name, read, write, flush, cache, dev}]
@@ -1210,6 +1210,7 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
     notes = []
     cals = {}          # calibration name: calibration()
     bounds = {}        # calibration name: its ends (cal_bounds)
+    wakes = {}         # wake calibration's name: its wake_cpu, and at its ends
     scoped = []        # phases whose p99 is CPU-paced (cpu_paced_p99)
     spread = {}        # the calibration's p99/mean per depth
     # the calibrations first, wherever the grid lists them: every case
@@ -1238,6 +1239,8 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
                          os.path.join(build, "mpsim-work", "%03d-base" % ci),
                          kruns, cals.get(c.cal_base))
                 cals[c.cal_name], bounds[c.cal_name] = wake_calibration(*wargs, ends=True)
+                wakes[c.cal_name] = wake_cpu(cals[c.cal_base], cals[c.cal_name],
+                                             bounds[c.cal_name])
             except ValueError as e:
                 fails.append("%s: %s" % (c.name, e))
             if cals.get(c.cal_name):
@@ -1245,11 +1248,12 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
                              and x.cal_base is None)
                 who = []
                 if any(x.cpu and x.cal_name == c.cal_name for x in cases):
-                    who.append("the cases marked cpu=" + c.cal_name)
+                    who.append("the cases marked cpu=%s get `%s`" % (
+                        c.cal_name, " ".join(cpu_opts(*cals[c.cal_name][1][:2]))))
                 if any(x.cal_wake == c.cal_name for x in cases):
-                    who.append("the phases at depth 1 with a delay on every path of the "
-                               "cases marked wake=" + c.cal_name)
-                who = " and ".join(who) or "no case"
+                    who.append("every phase of the cases marked wake=%s gets `--wake_cpu=%.1fus`"
+                               % (c.cal_name, wakes[c.cal_name][0]))
+                who = " and ".join(who) or "no case takes it"
                 notes.append(wake_note(c.name, bname, cals[c.cal_name], len(kruns),
                                        who[0].upper() + who[1:]))
         elif c.calibrate:
@@ -1269,17 +1273,18 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
                     return cals.get(name)
                 return bounds[name][end]
             cal = get(c.cal_name)
-            # a phase at depth 1 with a delay on every path: each of its
-            # I/Os follows a sleep of the guest (wake_calibration)
-            if c.cal_wake is not None and c.depths[k] == 1 and cals.get(c.cal_wake) and \
-                    all(path_delayed(p) for p in c.paths):
-                cal = get(c.cal_wake)
             if not (c.cpu or c.calibrate) or not cal:
                 return []
             d, (s, cc, _) = cal_for(cal, c.depths[k])
             if d != c.depths[k] and end is None:
                 notes.append("`%s`: no calibration at depth %d; that of depth %d is used"
                              % (c.name, c.depths[k], d))
+            # the loop after the guest slept (wake_calibration): mpsim
+            # adds it wherever its CPU was idle, at every depth
+            if c.cal_wake is not None and c.cal_wake in wakes:
+                w = wakes[c.cal_wake]
+                return cpu_opts(s, cc) + ["--wake_cpu=%.1fus" % (w[0] if end is None
+                                                                 else w[1][end])]
             return cpu_opts(s, cc)
         work = os.path.join(build, "mpsim-work", "%03d" % ci)
         os.makedirs(work, exist_ok=True)
@@ -1524,11 +1529,26 @@ def wake_calibration(mpsim, case, table, devs, work, kruns, base, ends=False):
     return cal, (loop_for(max(means)), loop_for(min(means)))
 
 
+def wake_cpu(base, cal, ends):
+    """mpsim's wake_cpu from a wake calibration: (the loop after a sleep
+    less the base calibration's loop awake, at depth 1; the same at each
+    end of the wake calibration's interval, as cal_bounds gives them).
+    mpsim charges it to the work that finds its CPU idle, so one I/O at a
+    time through a delay, where every reap follows a sleep, runs as it
+    does with the longer loop as complete_cpu: the calibration's own
+    figures."""
+    awake = cal_for(base, 1)[1][1]
+
+    def extra(c):
+        return max(c[1][1] - awake, 0.0)
+    return extra(cal), (extra(ends[0]), extra(ends[1]))
+
+
 def wake_note(name, base, cal, nruns, who):
     s, c, _ = cal[1]
     return ("Calibration (`%s`, not a check; the median of its %d runs): fio's loop after "
-            "the guest slept, %.1f us, where `%s`'s is measured awake. %s get `%s`."
-            % (name, nruns, c, base, who, " ".join(cpu_opts(s, c))))
+            "the guest slept, %.1f us, where `%s`'s is measured awake. %s."
+            % (name, nruns, c, base, who))
 
 
 # Where in its 10 ms tick (HZ=100) a phase starts, in us after where

@@ -279,6 +279,7 @@ struct scenario {
 	struct sched_clock sched;	/* that clock, relative to ktime */
 	sim_ns submit_cpu;		/* CPU time of a submission (sim/cpu.c) */
 	sim_ns complete_cpu;		/* ... and of a completion; 0: none */
+	sim_ns wake_cpu;		/* ... more for work on an idle CPU */
 	enum timer_wheel timer_wheel;	/* dm-delay timer mode's wheel */
 	sim_ns workqueue_latency;	/* kdelayd: work queued to work run */
 	unsigned ncpus;			/* simulated CPUs (nr_cpu_ids) */

@@ -24,11 +24,21 @@
  * reaped up to a tick after it (fio's latency log: queue-length's slow
  * path at 36-45 ms, where reaps first put it at 26-33).
  *
+ * A CPU that sat idle costs more to start again (wake_cpu): the guest
+ * slept, and the work that wakes it (fio's loop after its reap, or a
+ * submission) runs that much longer.  UML at HZ=100 showed it: one I/O
+ * at a time through a 1 ms dm-delay, with the guest asleep until each
+ * tick, fio's loop after its reap was 375 us where the same loop with
+ * the CPU never idle was 123.5 (docs/live.md, a CPU that sleeps).  At
+ * depth 16 it is the first reap after each tick that pays it, and every
+ * reap and submission behind it that it moves.
+ *
  * Cost: nothing with both costs 0 (the default): the calls go straight
  * through and no event is added, so such a run is the run it always was.
  * Otherwise one event per cost; a CPU is one sim_ns, the instant its
  * reserved work ends, a count of its turns whose end is not yet handled,
- * and a FIFO of the completions waiting for it.
+ * the instant its completion's turn began, and a FIFO of the completions
+ * waiting for it.
  */
 #include <stdlib.h>
 
@@ -44,6 +54,10 @@ static sim_ns cpu_take(struct sim *s, unsigned c, sim_ns cost)
 {
 	sim_ns start = s->cpu_free[c] > s->now ? s->cpu_free[c] : s->now;
 
+	/* the CPU has been idle since its last work ended: this work wakes
+	 * it (a turn that ends at this very instant leaves it busy) */
+	if (s->now > s->cpu_free[c])
+		cost += s->wake_cpu;
 	if (start <= SIM_CLOCK_MAX)
 		s->cpu_free[c] = start + cost;
 	return s->cpu_free[c];
@@ -52,21 +66,29 @@ static sim_ns cpu_take(struct sim *s, unsigned c, sim_ns cost)
 void cpu_setup(struct sim *s)
 {
 	const struct scenario *sc = s->sc;
-	size_t n = sc->ncpus ? sc->ncpus : 1;
+	size_t n = sc->ncpus ? sc->ncpus : 1, c;
 
 	s->submit_cpu = sc->submit_cpu;
 	s->complete_cpu = sc->complete_cpu;
+	s->wake_cpu = sc->wake_cpu;
 	s->cpu_free = xcalloc(n, sizeof(*s->cpu_free));
+	s->cpu_reaped = xcalloc(n, sizeof(*s->cpu_reaped));
 	s->cpu_wait = xcalloc(n, sizeof(*s->cpu_wait));
 	s->cpu_turns = xcalloc(n, sizeof(*s->cpu_turns));
+	/* the run starts on CPUs that fio's own set-up kept busy, at the
+	 * scenario's uptime: its first work does not wake them */
+	for (c = 0; c < n; c++)
+		s->cpu_free[c] = s->now;
 }
 
 void cpu_teardown(struct sim *s)
 {
 	free(s->cpu_free);
+	free(s->cpu_reaped);
 	free(s->cpu_wait);
 	free(s->cpu_turns);
 	s->cpu_free = NULL;
+	s->cpu_reaped = NULL;
 	s->cpu_wait = NULL;
 	s->cpu_turns = NULL;
 }
@@ -100,10 +122,11 @@ void sim_submit(struct sim *s, struct sim_io *io)
 }
 
 /* io's completion takes CPU c, which is free now: its turn ends
- * complete_cpu later. */
+ * complete_cpu later (and wake_cpu more if the CPU was idle). */
 static void cpu_turn(struct sim *s, unsigned c, struct sim_io *io)
 {
 	s->cpu_turns[c]++;
+	s->cpu_reaped[c] = s->now;
 	sim_schedule(s, cpu_take(s, c, s->complete_cpu),
 		     io->reap ? EV_CPU_REAP : EV_CPU_END_IO, io);
 }
@@ -167,7 +190,7 @@ void cpu_completed(struct sim *s, struct sim_io *io)
 
 	s->cpu_turns[c]--;
 	if (io->reap)
-		mpath_io_reaped(&s->mp, io);
+		mpath_io_reaped(&s->mp, io, s->cpu_reaped[c]);
 	else
 		mpath_end_io(&s->mp, io, 0);
 	cpu_next(s, c);

@@ -282,7 +282,10 @@ struct sim {
 	struct path_ev *pev;		/* scenario's fail/reinstate events */
 	struct delay_cpu *delay_cpu;	/* dm-delay's timer base; NULL: none */
 	sim_ns submit_cpu, complete_cpu; /* CPU time per I/O (sim/cpu.c) */
+	sim_ns wake_cpu;		/* more for the work an idle CPU takes */
 	sim_ns *cpu_free;		/* per CPU: when its queued work ends */
+	sim_ns *cpu_reaped;		/* per CPU: when its completion's turn
+					   began (fio's reap stamp) */
 	struct io_fifo *cpu_wait;	/* per CPU: completions waiting for it */
 	unsigned *cpu_turns;		/* per CPU: turns whose end has not yet
 					   been handled (one may end now) */
@@ -345,7 +348,7 @@ void mpath_end_io_sync(struct mpath *m, struct sim_io *io);
 void mpath_io_done(struct mpath *m, struct sim_io *io);
 /* EV_CPU_REAP: the same, its latency ended when the reap's CPU turn
  * began (fio's own loop after its reap is outside its latency). */
-void mpath_io_reaped(struct mpath *m, struct sim_io *io);
+void mpath_io_reaped(struct mpath *m, struct sim_io *io, sim_ns at);
 /* fail_path() and reinstate_path() (dm-mpath's, docs/kernel-model.md §2); no-ops
  * on a path already in that state. */
 void mpath_fail_path(struct mpath *m, struct sim_path *p);

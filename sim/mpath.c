@@ -490,11 +490,11 @@ void mpath_io_done(struct mpath *m, struct sim_io *io)
 }
 
 /* A synchronous device's completion that the job reaped (sim/cpu.c):
- * fio stamps its reap when its turn on the CPU begins, and the turn,
- * complete_cpu long, is fio's own loop up to its next submission's stamp,
- * outside the latency as it is outside fio's (docs/kernel-model.md
- * §11.3).  cpu_take() ended the turn complete_cpu after its start. */
-void mpath_io_reaped(struct mpath *m, struct sim_io *io)
+ * fio stamps its reap when its turn on the CPU begins (at), and the
+ * turn, complete_cpu long (and wake_cpu more after an idle CPU), is
+ * fio's own loop up to its next submission's stamp, outside the latency
+ * as it is outside fio's (docs/kernel-model.md §11.3). */
+void mpath_io_reaped(struct mpath *m, struct sim_io *io, sim_ns at)
 {
-	io_done(m, io, m->sim->now - m->sim->complete_cpu);
+	io_done(m, io, at);
 }

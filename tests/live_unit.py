@@ -724,6 +724,28 @@ class MpsimPhases(unittest.TestCase):
             self.assertAlmostEqual(res[0]["mean"], 19750.0, delta=1.0)
             with self.assertRaises(ValueError):
                 live.wake_calibration(os.environ["MPSIM"], c, None, {}, work, kruns, None)
+            # mpsim's wake_cpu is that loop less the awake one: given it
+            # beside the awake loop, every reap here finds the CPU idle
+            # and pays it, and mpsim makes the same mean
+            w, ends = live.wake_cpu(base, cal, (cal, cal))
+            self.assertAlmostEqual(w, cw - 100.0)
+            self.assertEqual(ends, (w, w))
+            (res, _), _ = live.mpsim_case(
+                os.environ["MPSIM"], c, None, {}, work,
+                lambda k: live.cpu_opts(s, 100.0) + ["--wake_cpu=%.1fus" % w])
+            self.assertAlmostEqual(res[0]["mean"], 19750.0, delta=1.0)
+
+    def test_wake_cpu_is_the_loop_after_a_sleep_less_the_awake_one(self):
+        """wake_cpu: taken against the base calibration's loop at depth 1
+        (whatever the depths it has), at each end too, and never below 0
+        (a loop after a sleep that came out shorter charges nothing)."""
+        base = {1: (150.0, 117.0, 267.0), 16: (140.0, 117.0, 257.0)}
+        cal = {1: (150.0, 219.2, 369.2)}
+        lo, hi = {1: (150.0, 240.0, 390.0)}, {1: (150.0, 100.0, 250.0)}
+        w, ends = live.wake_cpu(base, cal, (lo, hi))
+        self.assertAlmostEqual(w, 102.2)
+        self.assertAlmostEqual(ends[0], 123.0)
+        self.assertEqual(ends[1], 0.0)
 
 
 if __name__ == "__main__":

@@ -237,6 +237,100 @@ Test(cpu, a_completion_at_a_turns_end_waits_for_the_reaps_submission)
 	run_result_free(&res);
 }
 
+/*
+ * A CPU that sat idle costs wake_cpu more to start again (sim/cpu.c).
+ * Depth 2 through a 10 ms dm-delay on 6.1 at HZ=100, s = c = 10 us,
+ * wake_cpu = 100 us, 4 I/Os.  I/Os 1 and 2, stamped at 0 (the CPU has
+ * just started: not idle), are mapped at 10 and 20 us and end on the
+ * tick at 20 ms.  The CPU has been idle since 20 us, so I/O 1's reap,
+ * stamped at 20.000, takes 110 us; I/O 3 is stamped at its end
+ * (20.110) and submitted by 20.120; I/O 2's reap then begins on a busy
+ * CPU and costs 10 us: 20.120 ms.  I/O 4 is stamped at 20.130.  Both end
+ * on the tick at 40 ms, where I/O 3's reap wakes the CPU again (40.000,
+ * 19.890 ms) and I/O 4's follows it at 40.110 (19.980 ms).  Without
+ * wake_cpu the second reap of a tick would begin at 20.020.
+ */
+Test(cpu, the_work_that_finds_the_cpu_idle_pays_wake_cpu)
+{
+	static const char batch[] =
+		"[multipath]\nkernel = 6.1\nhz = 100\n"
+		"[path d]\nservice = sync\ndelay = 10\n"
+		"[job]\nrw = randread\nioengine = libaio\niodepth = 2\n"
+		"number_ios = 4\n";
+	struct run_result res;
+
+	run_text(batch, &res, NULL, "submit_cpu", "10us", "complete_cpu",
+		 "10us", "wake_cpu", "100us", NULL);
+	cr_assert_eq(res.total.ios, 4);
+	cr_assert_eq(res.total.lat.max, 20120000);
+	cr_assert_eq(res.total.lat.min, 19890000);
+	cr_assert_float_eq(lat_mean(&res.total.lat), 19997500.0, 1e-6);
+	run_result_free(&res);
+	run_text(batch, &res, NULL, "submit_cpu", "10us", "complete_cpu",
+		 "10us", NULL);
+	cr_assert_eq(res.total.lat.max, 20020000);
+	run_result_free(&res);
+}
+
+/*
+ * One I/O at a time through a delay, every reap finds the CPU idle: a
+ * loop of c with wake_cpu w runs as a loop of c + w does.  live-check's
+ * wake calibration measures the longer loop that way and hands mpsim w
+ * (live/live.py, wake_cpu), so the two must agree to the nanosecond.
+ */
+Test(cpu, one_io_at_a_time_through_a_delay_pays_wake_cpu_on_every_reap)
+{
+	static const char delayed[] =
+		"[multipath]\nkernel = 6.1\nhz = 100\n"
+		"[path d]\nservice = sync\ndelay = 2\n"
+		"[job]\nrw = randread\nioengine = libaio\niodepth = 1\n"
+		"runtime = 2s\n";
+	struct run_result a, b;
+
+	run_text(delayed, &a, NULL, "submit_cpu", "120us", "complete_cpu",
+		 "400us", NULL);
+	run_text(delayed, &b, NULL, "submit_cpu", "120us", "complete_cpu",
+		 "150us", "wake_cpu", "250us", NULL);
+	cr_assert_eq(a.total.ios, b.total.ios);
+	cr_assert_eq(a.total.lat.min, b.total.lat.min);
+	cr_assert_eq(a.total.lat.max, b.total.lat.max);
+	cr_assert(a.total.lat.sum == b.total.lat.sum);
+	cr_assert_eq(a.window, b.window);
+	cr_assert_lt(a.total.lat.min, 20000000, "the loop moves the stamp");
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+Test(cpu, a_cpu_that_never_idles_never_pays_wake_cpu)
+{
+	struct run_result a, b;
+
+	/* depth 16 on a device of 0: the CPU is never idle after the
+	 * first submission, which is at its start */
+	run_text(one_path, &a, NULL, "submit_cpu", "3us", "complete_cpu",
+		 "2us", "iodepth", "16", NULL);
+	run_text(one_path, &b, NULL, "submit_cpu", "3us", "complete_cpu",
+		 "2us", "iodepth", "16", "wake_cpu", "1ms", NULL);
+	cr_assert_eq(a.total.ios, b.total.ios);
+	cr_assert(a.total.lat.sum == b.total.lat.sum);
+	cr_assert_eq(a.total.lat.max, b.total.lat.max);
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+Test(cpu, wake_cpu_without_a_cpu_time_is_refused)
+{
+	char err[ERR_MAX] = "";
+	struct scenario sc;
+
+	cr_assert_eq(scenario_parse(&sc, one_path, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "wake_cpu", "100us", err), 0, "%s", err);
+	cr_assert_neq(scenario_validate(&sc, err), 0);
+	cr_assert_not_null(strstr(err, "wake_cpu needs submit_cpu or "
+				  "complete_cpu"), "%s", err);
+	scenario_free(&sc);
+}
+
 Test(cpu, a_path_of_service_d_at_depth_1_makes_one_over_s_plus_d_plus_c)
 {
 	struct run_result res;
