@@ -129,6 +129,8 @@ class Case:
         self.cal_name = ""         # the calibration it measures / takes (grid's =NAME)
         self.cal_base = None       # the calibration this one is measured from (base=)
         self.cal_wake = None       # its CPU after a sleep: wake_cpu (wake=)
+        self.cal_sleep = None      # its phase at depth 1 sleeps between bursts (sleep=)
+        self.bursts = False        # a calibration of bursts between sleeps (`bursts`)
         self.jitter = False        # p99 out of scope (the grid's `jitter`)
         self.diagnostic = False    # reported, not checked (`diagnostic`)
         self.paths = []            # [{name, read, write, flush, cache, dev}]
@@ -999,17 +1001,22 @@ def parse_grid(path, repeats):
             cal_name = ""
             base = None
             wake = None
+            sleep = None
             for o in w[3:]:
                 m = re.fullmatch(r"(calibrate|cpu)(?:=([A-Za-z0-9_-]+))?", o)
-                b = re.fullmatch(r"(base|wake)=([A-Za-z0-9_-]*)", o)
+                b = re.fullmatch(r"(base|wake|sleep)=([A-Za-z0-9_-]*)", o)
                 if m:
                     flags.add(m.group(1))
                     cal_name = m.group(2) or ""
                 elif b and b.group(1) == "base":
                     base = b.group(2)
-                elif b and b.group(2):
+                elif b and not b.group(2):
+                    raise BadInput("%s:%d: %s: names no calibration" % (path, n, o))
+                elif b and b.group(1) == "wake":
                     wake = b.group(2)
-                elif o in ("jitter", "diagnostic"):
+                elif b:
+                    sleep = b.group(2)
+                elif o in ("jitter", "diagnostic", "bursts"):
                     flags.add(o)
                 elif o.startswith("repeats="):
                     rep = max(repeats, int(o[8:]))
@@ -1024,16 +1031,24 @@ def parse_grid(path, repeats):
             c.cal_name = cal_name
             c.cal_base = base
             c.cal_wake = wake
+            c.cal_sleep = sleep
+            c.bursts = "bursts" in flags
             if c.calibrate and c.cpu:
                 raise BadInput("%s:%d: a case is calibrate or cpu, not both" % (path, n))
             if base is not None and not c.calibrate:
                 raise BadInput("%s:%d: base=%s: only a calibrate case has a base" % (path, n, base))
             if wake is not None and not c.cpu:
                 raise BadInput("%s:%d: wake=%s: only a cpu case takes one" % (path, n, wake))
+            if sleep is not None and not c.cpu:
+                raise BadInput("%s:%d: sleep=%s: only a cpu case takes one" % (path, n, sleep))
+            if c.bursts and (not c.calibrate or base is None):
+                raise BadInput("%s:%d: bursts: only a calibrate case with a base is one"
+                               % (path, n))
             cases.append(c)
     names = {c.cal_name for c in cases if c.calibrate}
     for c in cases:
-        for what, name in (("base", c.cal_base), ("wake", c.cal_wake)):
+        for what, name in (("base", c.cal_base), ("wake", c.cal_wake),
+                           ("sleep", c.cal_sleep)):
             if name is not None and name not in names:
                 raise BadInput("%s: %s: %s=%s, but no case is calibrate%s" % (
                     path, c.name, what, name, "=" + name if name else ""))
@@ -1064,6 +1079,7 @@ def select_cases(cases, globs):
         return getattr(c, "cal_base", None)
     need = {name(c) for c in chosen if c.cpu or c.calibrate}
     need |= {c.cal_wake for c in chosen if getattr(c, "cal_wake", None)}
+    need |= {c.cal_sleep for c in chosen if getattr(c, "cal_sleep", None)}
     # and the calibration each of those is measured from (base=)
     while True:
         more = {base(c) for c in cases if c.calibrate and name(c) in need
@@ -1233,7 +1249,18 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
         if c.table and not table:
             fails.append("%s: kernel: no table recorded" % c.name)
             continue
-        if c.calibrate and c.cal_base is not None:
+        if c.calibrate and c.bursts:
+            try:
+                wargs = (mpsim, c, table, devs if table else {},
+                         os.path.join(build, "mpsim-work", "%03d-base" % ci),
+                         kruns, cals.get(c.cal_base))
+                cals[c.cal_name], bounds[c.cal_name] = burst_calibration(*wargs)
+            except ValueError as e:
+                fails.append("%s: %s" % (c.name, e))
+            if cals.get(c.cal_name):
+                who = [x.name for x in cases if x.cal_sleep == c.cal_name]
+                notes.append(burst_note(c.name, cals[c.cal_name], len(kruns), who))
+        elif c.calibrate and c.cal_base is not None:
             try:
                 wargs = (mpsim, c, table, devs if table else {},
                          os.path.join(build, "mpsim-work", "%03d-base" % ci),
@@ -1275,6 +1302,12 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
             cal = get(c.cal_name)
             if not (c.cpu or c.calibrate) or not cal:
                 return []
+            # its phase at depth 1, where the guest sleeps between bursts:
+            # the costs of a burst after a sleep, wake-ups and all
+            # (burst_calibration), and no wake_cpu on top of them
+            if c.cal_sleep is not None and c.depths[k] == 1 and get(c.cal_sleep):
+                s, cc, _ = get(c.cal_sleep)[1]
+                return cpu_opts(s, cc)
             d, (s, cc, _) = cal_for(cal, c.depths[k])
             if d != c.depths[k] and end is None:
                 notes.append("`%s`: no calibration at depth %d; that of depth %d is used"
@@ -1527,6 +1560,79 @@ def wake_calibration(mpsim, case, table, devs, work, kruns, base, ends=False):
         return cal
     # the longest kernel mean is the shortest loop
     return cal, (loop_for(max(means)), loop_for(min(means)))
+
+
+def burst_calibration(mpsim, case, table, devs, work, kruns, base):
+    """UML's CPU time per I/O in bursts between sleeps, at depth 1:
+    ({1: (submit_us, complete_us, per_io_us)}, (lo, hi) as cal_bounds
+    gives them), from the base calibration's, moved until mpsim makes the
+    kernel's IOPS and mean latency on the case.
+
+    The case is one I/O at a time on paths that end each bio inside
+    submit_bio, with fio's thinktime putting the guest to sleep between
+    bursts: its mean latency is submit_cpu (fio's start stamp to its reap
+    stamp), and 1/IOPS is submit_cpu + complete_cpu plus the sleeps' share
+    per I/O, which is mpsim's own arithmetic of the job file, the same in
+    both.  So each figure moves one cost by what the kernel's differs from
+    mpsim's, all but the runtime's end, which cuts a burst or a sleep:
+    a step or two more on mpsim's own figures takes that up.  The kernel's
+    run of the median per-I/O time is taken, and at the ends its fastest
+    and its slowest.  What a burst after a sleep costs more (or less) than the
+    awake calibration's loop, wake-ups included, is in those costs; a
+    phase that takes them takes no wake_cpu."""
+    if not base:
+        raise ValueError("no base calibration to measure from")
+    if case.njobs != 1 or case.depths[0] != 1:
+        raise ValueError("a burst calibration is one phase at depth 1")
+    _, (s, c, _) = cal_for(base, 1)
+    os.makedirs(work, exist_ok=True)
+    runs = []
+    for r in kruns:
+        if not r[0]["iops"] or r[0]["mean"] is None:
+            raise ValueError("a run without I/O")
+        runs.append((1e6 / r[0]["iops"], r[0]["mean"]))
+
+    def figures(sc, cc):
+        mres, _ = mpsim_case(mpsim, case, table, devs, work, lambda k: cpu_opts(sc, cc))
+        if isinstance(mres, str):
+            raise ValueError("mpsim: " + mres)
+        if not mres[0][0]["iops"]:
+            raise ValueError("mpsim: no I/O given %s" % " ".join(cpu_opts(sc, cc)))
+        return 1e6 / mres[0][0]["iops"], mres[0][0]["mean"]
+
+    def costs(t, m):
+        # mpsim's IOPS moves in steps (whole I/Os, and whether the
+        # runtime ends in a burst or a sleep): the closest of a few steps
+        sb, cb, best = s, c, None
+        for _ in range(4):
+            tm, mm = figures(sb, cb)
+            err = max(abs(tm - t) / t, abs(mm - m) / m)
+            if best is None or err < best[0]:
+                best = (err, sb, cb, tm, mm)
+            if err <= 0.001:
+                break
+            s2 = max(sb + m - mm, 0.0)
+            cb = max(cb + (t - tm) - (s2 - sb), 0.0)
+            sb = s2
+        err, sb, cb, tm, mm = best
+        if err > 0.01:
+            raise ValueError("mpsim given %s makes %.1f us per I/O and a mean of %.1f us, "
+                             "not the kernel's %.1f and %.1f" % (
+                                 " ".join(cpu_opts(sb, cb)), tm, mm, t, m))
+        return (sb, cb, sb + cb)
+    mid = median_runs([x[0] for x in runs])
+    t = sum(runs[i][0] for i in mid) / len(mid)
+    m = sum(runs[i][1] for i in mid) / len(mid)
+    return {1: costs(t, m)}, ({1: costs(*min(runs))}, {1: costs(*max(runs))})
+
+
+def burst_note(name, cal, nruns, who):
+    s, c, t = cal[1]
+    return ("Calibration (`%s`, not a check; the median of its %d runs): UML's CPU time per "
+            "I/O in bursts between sleeps, %.1f us (`%s`). %s." % (
+                name, nruns, t, " ".join(cpu_opts(s, c)),
+                ("The phase at depth 1 of %s gets it, and no wake_cpu" % ", ".join(
+                    "`%s`" % w for w in who)) if who else "No case takes it"))
 
 
 def wake_cpu(base, cal, ends):

@@ -548,6 +548,26 @@ class Grid(unittest.TestCase):
             self.parse("cal cases/calibrate.ini jobs/depths.fio calibrate=w\n"
                        "m cases/mp-round-robin.ini jobs/depths.fio wake=w\n")
 
+    def test_sleep_names_a_burst_calibration_for_a_cpu_case(self):
+        cs = self.parse("cal cases/calibrate.ini jobs/depths.fio calibrate\n"
+                        "s cases/calibrate.ini jobs/sleep.fio calibrate=sleep base= bursts\n"
+                        "m cases/mp-historical-service-time.ini jobs/depths.fio "
+                        "--path.b.delay=20 cpu sleep=sleep\n")
+        self.assertEqual([(c.cal_name, c.cal_base, c.bursts, c.cal_sleep) for c in cs],
+                         [("", None, False, None), ("sleep", "", True, None),
+                          ("", None, False, "sleep")])
+        self.assertEqual(cs[2].opts, ["--path.b.delay=20"])
+        # a burst calibration is measured from another; sleep= is a cpu
+        # case's and names a calibration of the grid
+        for bad in ("s cases/calibrate.ini jobs/sleep.fio calibrate=sleep bursts\n",
+                    "m cases/mp-round-robin.ini jobs/depths.fio bursts\n",
+                    "m cases/mp-round-robin.ini jobs/depths.fio sleep=\n",
+                    "m cases/mp-round-robin.ini jobs/depths.fio cpu sleep=nope\n",
+                    "m cases/mp-round-robin.ini jobs/depths.fio sleep=cal2\n"):
+            with self.assertRaises(live.BadInput, msg=bad):
+                self.parse("cal cases/calibrate.ini jobs/depths.fio calibrate\n"
+                           "cal2 cases/calibrate.ini jobs/depths.fio calibrate=cal2\n" + bad)
+
     def test_calibrate_and_cpu_at_once(self):
         with self.assertRaises(live.BadInput):
             self.parse("cal cases/calibrate.ini jobs/depths.fio calibrate cpu\n")
@@ -734,6 +754,40 @@ class MpsimPhases(unittest.TestCase):
                 os.environ["MPSIM"], c, None, {}, work,
                 lambda k: live.cpu_opts(s, 100.0) + ["--wake_cpu=%.1fus" % w])
             self.assertAlmostEqual(res[0]["mean"], 19750.0, delta=1.0)
+
+    def test_the_cost_of_bursts_between_sleeps(self):
+        """burst_calibration: the costs that make mpsim's IOPS and mean the
+        kernel's median run's on the case, and its fastest and slowest
+        runs' at the ends."""
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "live")
+        c = live.Case("sleep-0-0", os.path.join(here, "cases", "calibrate.ini"),
+                      os.path.join(here, "jobs", "sleep.fio"), [], 5)
+        base = {1: (150.0, 120.0, 270.0), 16: (160.0, 120.0, 280.0)}
+        # the median run: 1400 IOPS, a mean of 190 us; the runs at the ends
+        # are 1300 and 1450 IOPS
+        kruns = [[dict(iops=i, mean=m)] for i, m in
+                 ((1400.0, 190.0), (1300.0, 230.0), (1450.0, 180.0), (1390.0, 195.0),
+                  (1410.0, 185.0))]
+        with tempfile.TemporaryDirectory() as work:
+            cal, (lo, hi) = live.burst_calibration(os.environ["MPSIM"], c, None, {}, work,
+                                                   kruns, base)
+            s, cb, t = cal[1]
+            self.assertAlmostEqual(s, 190.0, delta=0.5)
+            self.assertAlmostEqual(t, s + cb)
+            # 65 I/Os and a 25 ms sleep in each cycle: about (1e6/1400 -
+            # 25000/65) us per I/O, over the base's 270
+            self.assertAlmostEqual(t, 1e6 / 1400 - 25000.0 / 65, delta=15.0)
+            self.assertGreater(t, 270.0)
+            (res, _), _ = live.mpsim_case(os.environ["MPSIM"], c, None, {}, work,
+                                          lambda k: live.cpu_opts(s, cb))
+            self.assertAlmostEqual(res[0]["iops"], 1400.0, delta=14.0)
+            self.assertAlmostEqual(res[0]["mean"], 190.0, delta=1.0)
+            # the fastest run is the least time per I/O
+            self.assertLess(lo[1][2], t)
+            self.assertGreater(hi[1][2], t)
+            self.assertAlmostEqual(hi[1][0], 230.0, delta=0.5)
+            with self.assertRaises(ValueError):
+                live.burst_calibration(os.environ["MPSIM"], c, None, {}, work, kruns, None)
 
     def test_wake_cpu_is_the_loop_after_a_sleep_less_the_awake_one(self):
         """wake_cpu: taken against the base calibration's loop at depth 1
