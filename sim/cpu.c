@@ -110,6 +110,13 @@ static void blk_submit(struct sim *s, struct sim_io *io)
 	mpath_map(&s->mp, io);
 }
 
+sim_ns sim_submit_begins(const struct sim *s, unsigned c)
+{
+	if (!s->submit_cpu || s->cpu_free[c] <= s->now)
+		return s->now;
+	return s->cpu_free[c];
+}
+
 void sim_submit(struct sim *s, struct sim_io *io)
 {
 	if (__builtin_expect(!s->submit_cpu, 1)) {

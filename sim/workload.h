@@ -14,6 +14,7 @@
  *
  * Workload -> engine (defined in sim/cpu.c, sim/loop.c):
  *   sim_submit             submit an I/O to the multipath device
+ *   sim_submit_begins      when a submission asked for now would begin
  *   sim_io_get, sim_io_put take an I/O from the run's pool, give it back
  *   sim_job_done           a clone has issued all and has none in flight
  *   sim_schedule           a job's own timers (engine.h: inline, as every
@@ -87,6 +88,9 @@ int job_mean_bytes(const struct job_conf *c, double *mean);
 /* ---- workload -> engine: sim/cpu.c, sim/mpath.c ---- */
 /* Submit an I/O: dm maps it after the submission's CPU time. */
 void sim_submit(struct sim *s, struct sim_io *io);
+/* When a submission asked for now on CPU c would begin: after the work
+ * queued there before it (submit_cpu), else now. */
+sim_ns sim_submit_begins(const struct sim *s, unsigned c);
 /* Map an I/O (the workload's, or one sent down again). */
 void mpath_map(struct mpath *m, struct sim_io *io);
 

@@ -343,15 +343,20 @@ static enum make flow_make(struct job *j)
 	return MADE;
 }
 
-/* Submits the batch: the I/Os reach the multipath device now. */
+/* Submits the batch: the I/Os reach the multipath device now, after
+ * their CPU time.  fio stamps a batch's I/Os as it prepares them, just
+ * before their one io_submit: when the submissions queued before them on
+ * the job's CPU are done (the first batches of a job, one I/O each by
+ * default, are asked for at one instant; job.c's plain loop alike). */
 static void flow_commit(struct job *j)
 {
 	struct job_flow *f = j->flow;
 	struct sim *s = j->sim;
+	sim_ns at = sim_submit_begins(s, j->cpu);
 	struct sim_io *io;
 
 	while ((io = fifo_pop(&f->batch))) {
-		io->submit = s->now;
+		io->submit = at;
 		j->inflight++;
 		sim_submit(s, io);
 	}

@@ -254,7 +254,12 @@ static void job_submit(struct job *j)
 	io->write = io->ddir != DDIR_READ;
 	io->osync = j->osync && io->ddir == DDIR_WRITE ? OSYNC_DATA :
 		    OSYNC_NONE;
-	io->submit = s->now;
+	/* fio stamps an I/O (get_io_u) just before its io_submit, one I/O
+	 * after another: of a burst asked for at once (the first iodepth
+	 * I/Os of a job), each is stamped when the submissions before it on
+	 * its CPU are done, not when the burst began.  After a reap the
+	 * CPU is free, and the stamp is now. */
+	io->submit = sim_submit_begins(s, j->cpu);
 	j->issued++;
 	j->inflight++;
 	if (j->issued >= j->limit)
