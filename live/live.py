@@ -1506,6 +1506,17 @@ def cal_bounds(kruns, depths, cal):
     return lo, hi
 
 
+def depth1_base(case, base, work, kind):
+    """(submit_us, complete_us) of the base calibration at depth 1, for a
+    calibration measured from it on a case of one phase at depth 1."""
+    if not base:
+        raise ValueError("no base calibration to measure from")
+    if case.njobs != 1 or case.depths[0] != 1:
+        raise ValueError("a %s calibration is one phase at depth 1" % kind)
+    os.makedirs(work, exist_ok=True)
+    return cal_for(base, 1)[1][:2]
+
+
 def wake_calibration(mpsim, case, table, devs, work, kruns, base, ends=False):
     """fio's loop after the guest has slept, at depth 1: {1: (submit_us,
     complete_us, per_io_us)}, the base calibration's with its complete_us
@@ -1524,12 +1535,7 @@ def wake_calibration(mpsim, case, table, devs, work, kruns, base, ends=False):
     cases check.  With ends, also the calibration at each end of its
     interval, as cal_bounds gives (lo, hi): the loops the longest and the
     shortest of the kernel's means give, from the same mpsim runs."""
-    if not base:
-        raise ValueError("no base calibration to measure from")
-    if case.njobs != 1 or case.depths[0] != 1:
-        raise ValueError("a wake calibration is one phase at depth 1")
-    d, (s, c, _) = cal_for(base, 1)
-    os.makedirs(work, exist_ok=True)
+    s, c = depth1_base(case, base, work, "wake")
 
     runs = {}
 
@@ -1580,12 +1586,7 @@ def burst_calibration(mpsim, case, table, devs, work, kruns, base):
     and its slowest.  What a burst after a sleep costs more (or less) than the
     awake calibration's loop, wake-ups included, is in those costs; a
     phase that takes them takes no wake_cpu."""
-    if not base:
-        raise ValueError("no base calibration to measure from")
-    if case.njobs != 1 or case.depths[0] != 1:
-        raise ValueError("a burst calibration is one phase at depth 1")
-    _, (s, c, _) = cal_for(base, 1)
-    os.makedirs(work, exist_ok=True)
+    s, c = depth1_base(case, base, work, "burst")
     runs = []
     for r in kruns:
         if not r[0]["iops"] or r[0]["mean"] is None:
