@@ -45,6 +45,13 @@
 
 #include "engine.h"
 
+/* The instant work asked for now on CPU c begins: when the work queued
+ * before it ends, or now. */
+static sim_ns cpu_begins(const struct sim *s, unsigned c)
+{
+	return s->cpu_free[c] > s->now ? s->cpu_free[c] : s->now;
+}
+
 /*
  * The instant work of `cost` ns asked for now on CPU c ends: after all
  * the work queued before it, FIFO.  Queued work never starts past the
@@ -53,7 +60,7 @@
  */
 static sim_ns cpu_take(struct sim *s, unsigned c, sim_ns cost)
 {
-	sim_ns start = s->cpu_free[c] > s->now ? s->cpu_free[c] : s->now;
+	sim_ns start = cpu_begins(s, c);
 
 	/* the CPU has been idle since its last work ended: this work wakes
 	 * it (a turn that ends at this very instant leaves it busy) */
@@ -111,11 +118,10 @@ static void blk_submit(struct sim *s, struct sim_io *io)
 	mpath_map(&s->mp, io);
 }
 
+/* A submission without CPU time takes no turn: it begins now. */
 sim_ns sim_submit_begins(const struct sim *s, unsigned c)
 {
-	if (!s->submit_cpu || s->cpu_free[c] <= s->now)
-		return s->now;
-	return s->cpu_free[c];
+	return s->submit_cpu ? cpu_begins(s, c) : s->now;
 }
 
 void sim_submit(struct sim *s, struct sim_io *io)

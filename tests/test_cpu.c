@@ -185,6 +185,14 @@ Test(cpu, fios_loop_after_a_reap_is_outside_the_latency_of_a_delayed_read)
 	run_result_free(&res);
 }
 
+/* Depth 4 through a 10 ms dm-delay on 6.1 at HZ=100 (two ticks: the
+ * levels wheel's extra one), 8 I/Os; the tests below set the CPU times
+ * and change the depth or add a group. */
+#define TICKED	"[multipath]\nkernel = 6.1\nhz = 100\n" \
+		"[path d]\nservice = sync\ndelay = 10\n" \
+		"[job]\nrw = randread\nioengine = libaio\niodepth = 4\n" \
+		"number_ios = 8\n"
+
 /*
  * fio's loop reaps one I/O and submits the next before it reaps another
  * (sim/cpu.c).  Depth 4 through a 10 ms dm-delay on 6.1 at HZ=100, s = c
@@ -200,14 +208,9 @@ Test(cpu, fios_loop_after_a_reap_is_outside_the_latency_of_a_delayed_read)
  */
 Test(cpu, a_ticks_completions_are_reaped_each_after_the_last_ones_submission)
 {
-	static const char batch[] =
-		"[multipath]\nkernel = 6.1\nhz = 100\n"
-		"[path d]\nservice = sync\ndelay = 10\n"
-		"[job]\nrw = randread\nioengine = libaio\niodepth = 4\n"
-		"number_ios = 8\n";
 	struct run_result res;
 
-	run_text(batch, &res, NULL, "submit_cpu", "10us", "complete_cpu",
+	run_text(TICKED, &res, NULL, "submit_cpu", "10us", "complete_cpu",
 		 "10us", NULL);
 	cr_assert_eq(res.total.ios, 8);
 	cr_assert_eq(res.total.lat.max, 20030000);
@@ -226,11 +229,7 @@ Test(cpu, a_ticks_completions_are_reaped_each_after_the_last_ones_submission)
  */
 Test(cpu, a_batch_is_stamped_when_its_submission_begins)
 {
-	static const char groups[] =
-		"[multipath]\nkernel = 6.1\nhz = 100\n"
-		"[path d]\nservice = sync\ndelay = 10\n"
-		"[job]\nrw = randread\nioengine = libaio\niodepth = 4\n"
-		"number_ios = 8\n"
+	static const char groups[] = TICKED
 		"[job2]\nstonewall = 1\nrw = randread\nioengine = libaio\n"
 		"iodepth = 4\nnumber_ios = 8\n";
 	struct run_result res;
@@ -282,22 +281,18 @@ Test(cpu, a_completion_at_a_turns_end_waits_for_the_reaps_submission)
  */
 Test(cpu, the_work_that_finds_the_cpu_idle_pays_wake_cpu)
 {
-	static const char batch[] =
-		"[multipath]\nkernel = 6.1\nhz = 100\n"
-		"[path d]\nservice = sync\ndelay = 10\n"
-		"[job]\nrw = randread\nioengine = libaio\niodepth = 2\n"
-		"number_ios = 4\n";
 	struct run_result res;
 
-	run_text(batch, &res, NULL, "submit_cpu", "10us", "complete_cpu",
-		 "10us", "wake_cpu", "100us", NULL);
+	run_text(TICKED, &res, NULL, "submit_cpu", "10us", "complete_cpu",
+		 "10us", "wake_cpu", "100us", "iodepth", "2", "number_ios", "4",
+		 NULL);
 	cr_assert_eq(res.total.ios, 4);
 	cr_assert_eq(res.total.lat.max, 20110000);
 	cr_assert_eq(res.total.lat.min, 19890000);
 	cr_assert_float_eq(lat_mean(&res.total.lat), 19995000.0, 1e-6);
 	run_result_free(&res);
-	run_text(batch, &res, NULL, "submit_cpu", "10us", "complete_cpu",
-		 "10us", NULL);
+	run_text(TICKED, &res, NULL, "submit_cpu", "10us", "complete_cpu",
+		 "10us", "iodepth", "2", "number_ios", "4", NULL);
 	cr_assert_eq(res.total.lat.max, 20010000);
 	run_result_free(&res);
 }
