@@ -676,7 +676,7 @@ def mpsim_case(mpsim, case, table, devs, work, extra, shift=0):
     figures are that run's k-th job unit, and its I/Os per path that run's
     counts less those of a run of phases 0..k-1 with the same options.
     shift: phase k starts that many us later (start_later), for
-    TICK_SHIFTS."""
+    TICK_GRID."""
     runs = {}
     warn = ""
     cmd = None
@@ -710,6 +710,7 @@ def mpsim_case(mpsim, case, table, devs, work, extra, shift=0):
             per_io = sum(float(o.split("=", 1)[1][:-2]) for o in e
                          if o.startswith(("--submit_cpu=", "--complete_cpu=")))
             res.append(dict(iops=u["iops"], mean=u["lat_mean_us"], p99=u["lat_p99_us"],
+                            rt=u["runtime_s"],
                             busy=min(u["iops"] * per_io * 1e-6, 1.0) if per_io else None,
                             ios={n: cur.get(n, 0) - prev.get(n, 0) for n in cur}))
     except BadInput as e:
@@ -1331,23 +1332,31 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
             mfig, w = mres
             if w:
                 notes.append("`%s`: %s" % (c.name, w.splitlines()[0]))
-        # mpsim's figure again at each end of the calibration's interval,
-        # and, for a case through a delay (it ends its runtime on ticks),
-        # at each start within the tick the check does not measure
-        # (TICK_SHIFTS)
-        variants = []
-        if mfig and not c.calibrate:
-            if c.cpu:
-                variants += [(lambda k, end=end: extra(k, end=end), 0) for end in (0, 1)]
-            if any(path_delayed(p) for p in c.paths):
-                variants += [(extra, sh) for sh in TICK_SHIFTS]
+        # a case through a delay ends its runtime on ticks: mpsim's figures
+        # are taken at each kernel run's start in the tick, measured from
+        # its runtime (TICK_GRID, measured_starts)
+        picks = None
+        if mfig and not c.calibrate and any(path_delayed(p) for p in c.paths):
+            mfig, picks = figs_at_starts(mpsim, c, table, devs, work, extra, kruns, mfig, fails)
+            if picks:
+                notes.append(starts_note(c, picks))
+        # mpsim's figure again at each end of the calibration's interval
         mb = []
-        for ex, sh in variants:
-            r, _ = mpsim_case(mpsim, c, table, devs if table else {}, work, ex, sh)
-            if isinstance(r, str):
-                fails.append("%s: mpsim: %s" % (c.name, r))
-            else:
-                mb.append(r[0])
+        if mfig and not c.calibrate and c.cpu:
+            for end in (0, 1):
+                ex = (lambda k, end=end: extra(k, end=end))
+                if picks:
+                    r, _ = figs_at_starts(mpsim, c, table, devs, work, ex, kruns, None, fails,
+                                          picks)
+                else:
+                    r, _ = mpsim_case(mpsim, c, table, devs if table else {}, work, ex)
+                    if isinstance(r, str):
+                        fails.append("%s: mpsim: %s" % (c.name, r))
+                        r = None
+                    else:
+                        r = r[0]
+                if r:
+                    mb.append(r)
         if c.jitter and not c.calibrate and mfig:
             lates += host_late(kruns, mfig)
         compare(c, kruns, mfig, fails, lines, scoped, mb, max(lates) if lates else None)
@@ -1370,10 +1379,13 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
                "mpsim's IOPS times its CPU time per I/O. A case given a calibration is run "
                "by mpsim at the calibration's median and at each end of its interval (its "
                "fastest and slowest runs, which hold the median with 94 %% probability for 5 "
-               "runs), and a case through a delay at starts later in the tick (TICK_SHIFTS: "
-               "where fio starts a phase within the tick is not measured, and the runtime's end "
-               "falls on ticks): where they differ, mpsim's figure is printed with its range, "
-               "and it is within when that range meets the kernel's interval."
+               "runs): where they differ, mpsim's figure is printed with its range, and it is "
+               "within when that range meets the kernel's interval. A case through a delay "
+               "ends its I/Os on ticks, so where in the tick a phase starts moves its figures: "
+               "mpsim runs each phase at starts 0 to 9 ms after its own, and its figure is the "
+               "mean, over the kernel's runs, of its figures at the start where that run's "
+               "runtime (fio's job_runtime, to its last reap, after a tick) ends in the tick "
+               "as mpsim's does (notes: each run's start)."
                % (uml_release(), KERNEL, "/".join(sorted({str(c.repeats) for c in cases})),
                   (", its runs in %d boots in turn (run r in boot r mod %d: runs in one boot "
                    "agree more closely than runs in different boots)" % (nboots, nboots))
@@ -1527,45 +1539,58 @@ def wake_calibration(mpsim, case, table, devs, work, kruns, base, ends=False):
     fio's loop from one I/O's completion stamp to the next one's start
     stamp (the steps from the tick to fio's completion stamp delay the next
     start stamp alike): mpsim, given the base calibration's loop (measured
-    where fio never sleeps), gives the span less that loop, and the
-    kernel's median run the span less the loop after a sleep.  The
-    difference is the part of the loop that costs more after a sleep,
-    measured in the same boot as the cases it serves, not picked.  The
-    span is mpsim's own tick arithmetic, which the other dm-delay-alone
-    cases check.  With ends, also the calibration at each end of its
-    interval, as cal_bounds gives (lo, hi): the loops the longest and the
-    shortest of the kernel's means give, from the same mpsim runs."""
+    where fio never sleeps), gives the span less that loop, and each
+    kernel run the span less the loop after a sleep.  The first I/O's
+    latency turns on where in the tick the run began, so each run is set
+    beside mpsim's at its own start (measured_starts), and gives its own
+    loop.  The median run's loop less the base's is the part of the loop
+    that costs more after a sleep, measured in the same boot as the cases
+    it serves, not picked.  The span is mpsim's own tick arithmetic, which
+    the other dm-delay-alone cases check.  With ends, also the calibration
+    at each end of its interval, as cal_bounds gives (lo, hi): the
+    shortest and the longest runs' loops, from the same mpsim runs."""
     s, c = depth1_base(case, base, work, "wake")
-
-    runs = {}
-
-    def mean(loop):
-        if loop not in runs:
-            mres, _ = mpsim_case(mpsim, case, table, devs, work, lambda k: cpu_opts(s, loop))
-            if isinstance(mres, str):
-                raise ValueError("mpsim: " + mres)
-            runs[loop] = mres[0][0]["mean"]
-        return runs[loop]
     means = [r[0]["mean"] for r in kruns]
     if any(m is None for m in means):
         raise ValueError("a run without I/O")
 
-    def loop_for(k):
-        m0 = mean(c)
+    runs = {}
+
+    def fig(loop, i):
+        if (loop, i) not in runs:
+            mres, _ = mpsim_case(mpsim, case, table, devs, work, lambda k: cpu_opts(s, loop),
+                                 TICK_GRID[i])
+            if isinstance(mres, str):
+                raise ValueError("mpsim: " + mres)
+            runs[loop, i] = mres[0][0]
+        return runs[loop, i]
+
+    # each run's start in the tick, measured from its runtime as the
+    # cases' are (measured_starts): the first I/O's latency turns on it
+    picks = measured_starts([r[0]["rt"] for r in kruns],
+                            [fig(c, i)["rt"] for i in range(len(TICK_GRID))])
+
+    def mean(loop, pick):
+        return sum(fig(loop, i)["mean"] for i in pick) / len(pick)
+
+    def loop_for(k, pick):
+        m0 = mean(c, pick)
         cw = max(c + m0 - k, 0.0)
         # the first I/O has no loop before it, so the mean moves by a
         # little less than the loop: one secant step on mpsim's own figures
         if cw != c:
-            m1 = mean(cw)
+            m1 = mean(cw, pick)
             if m1 != m0:
                 cw = max(cw + (m1 - k) * (cw - c) / (m0 - m1), 0.0)
-        return {1: (s, cw, s + cw)}
-    mid = median_runs(means)
-    cal = loop_for(sum(means[i] for i in mid) / len(mid))
+        return cw
+    # each run's loop, at its own start: the median run's, and the ends
+    loops = sorted(loop_for(m, p) for m, p in zip(means, picks))
+    mid = median_runs(loops)
+    cw = sum(loops[i] for i in mid) / len(mid)
+    cal = {1: (s, cw, s + cw)}
     if not ends:
         return cal
-    # the longest kernel mean is the shortest loop
-    return cal, (loop_for(max(means)), loop_for(min(means)))
+    return cal, tuple({1: (s, x, s + x)} for x in (loops[0], loops[-1]))
 
 
 def burst_calibration(mpsim, case, table, devs, work, kruns, base):
@@ -1660,13 +1685,109 @@ def wake_note(name, base, cal, nruns, who):
 
 # Where in its 10 ms tick (HZ=100) a phase starts, in us after where
 # mpsim starts it: fio starts each stonewall phase when the last has
-# drained and its exec_prerun (a shell, in the guest) has run, which the
-# check does not time.  A dm-delay ends I/Os on ticks, so the runtime's
-# end, its drain and the latencies near it move with that phase (one
-# round-robin phase over 0 and 20 ms: 1066.0 to 1070.8 IOPS and 14903 to
-# 14836 us as its start moves from 0 to 9 ms, the same I/Os): mpsim's
-# figure is taken at these starts too, and its range covers them.
-TICK_SHIFTS = (2500, 5000, 7500, 9900)
+# drained and its exec_prerun (a shell, in the guest) has run.  A
+# dm-delay ends I/Os on ticks, so the runtime's end, its drain and the
+# latencies near it move with that start (queue-length over 2 and 20 ms at
+# depth 16: a mean of 24006 us at mpsim's own start, 23790 at 9 ms later,
+# the same I/Os).  The check measures it: fio's job_runtime (whole ms,
+# truncated) runs to the phase's last reap, which follows a tick, so the
+# runtime's place in the tick is the start's (measured_starts).  mpsim is
+# run at each start of this grid, and each kernel run's phase is set
+# beside mpsim's at the start whose runtime ends where the run's did.  The
+# grid is finer than fio's whole ms: near a tick a runtime's end moves
+# less than its start, and a start just before the tick and mpsim's own,
+# just after it, end theirs 0.9 ms apart with figures 82 us apart (23924
+# and 24006 us above).
+TICK_GRID = tuple(range(0, 10000, 250))
+
+
+def tick_gap(krt, mrt):
+    """How far, in ms around the 10 ms tick, mpsim's runtime mrt (s) ends
+    from the kernel's krt (s, fio's whole ms: the run ended in [krt, krt
+    + 1 ms)); 0 inside."""
+    k = round(krt * 1000.0) % 10
+    m = (mrt * 1000.0 - k) % 10      # from the window's start, 0..10
+    return 0.0 if m < 1.0 else min(m - 1.0, 10.0 - m)
+
+
+def run_gap(krt, mrt):
+    """How far, in ms, mpsim's runtime mrt (s) ends from the kernel's krt
+    (s, fio's whole ms: the run ended in [krt, krt + 1 ms)); 0 inside."""
+    k = round(krt * 1000.0)
+    m = mrt * 1000.0
+    return 0.0 if k <= m < k + 1 else min(abs(m - k), abs(m - k - 1))
+
+
+def measured_starts(krts, mrts):
+    """For each kernel run's runtime of a phase (krts, s), the starts of
+    TICK_GRID (indices) whose mpsim runtime (mrts[i], s) ends where the
+    run's did, all of them on a tie.  The runtime itself first: a time
+    based phase ends at the first reap past its runtime, so a start just
+    after a tick can end a tick earlier than one just before it, whose
+    runtimes then end in the same ms of the tick.  Where no start of mpsim
+    ends within 1 ms of the run (the kernel drained a tick longer or
+    shorter), the place in the tick alone (tick_gap)."""
+    out = []
+    for krt in krts:
+        gaps = [run_gap(krt, m) for m in mrts]
+        if min(gaps) >= 1.0:
+            gaps = [tick_gap(krt, m) for m in mrts]
+        best = min(gaps)
+        out.append([i for i, g in enumerate(gaps) if g == best])
+    return out
+
+
+def at_starts(figs, picks):
+    """mpsim's figures of a phase at the kernel runs' measured starts:
+    each figure the mean over the runs of its mean over the run's starts
+    (figs[i]: the phase at TICK_GRID[i]; picks: measured_starts)."""
+    def mean(xs):
+        xs = [x for x in xs if x is not None]
+        return sum(xs) / len(xs) if xs else None
+
+    def per_run(key):
+        return [mean([figs[i][key] for i in p]) for p in picks]
+    out = {key: mean(per_run(key)) for key in ("iops", "mean", "p99", "busy", "rt")}
+    names = next(iter(figs.values()))["ios"].keys()
+    out["ios"] = {n: mean([mean([figs[i]["ios"].get(n, 0) for i in p]) for p in picks])
+                  for n in names}
+    return out
+
+
+def figs_at_starts(mpsim, c, table, devs, work, extra, kruns, mfig, fails, picks=None):
+    """mpsim's figures of case c, each phase at its kernel runs' starts in
+    the tick (measured_starts; picks: those starts, already measured, per
+    phase and run), and the starts.  mfig: mpsim's run at its own start
+    (TICK_GRID's first), if made."""
+    need = sorted({i for ph in picks for p in ph for i in p}) if picks else \
+        range(len(TICK_GRID))
+    grid = {}
+    for i in need:
+        if i == 0 and mfig is not None:
+            grid[i] = mfig
+            continue
+        r, _ = mpsim_case(mpsim, c, table, devs if table else {}, work, extra, TICK_GRID[i])
+        if isinstance(r, str):
+            fails.append("%s: mpsim: %s" % (c.name, r))
+            return mfig, None
+        grid[i] = r[0]
+    if picks is None:
+        picks = [measured_starts([r[k]["rt"] for r in kruns],
+                                 [grid[i][k]["rt"] for i in range(len(TICK_GRID))])
+                 for k in range(c.njobs)]
+    figs = [at_starts({i: grid[i][k] for i in grid}, picks[k]) for k in range(c.njobs)]
+    return figs, picks
+
+
+def starts_note(c, picks):
+    """Where each kernel run's phases started in the tick, as measured."""
+    def ms(p):
+        return "/".join("%g" % (TICK_GRID[i] / 1000.0) for i in p)
+    return ("`%s`: each run's start in the tick, ms after mpsim's own (from fio's "
+            "job_runtime: its drain ends on a tick), %s; mpsim's figures are the mean of "
+            "its runs at those starts" % (
+                c.name, "; ".join("%s %s" % (c.jobnames[k], " ".join(ms(p) for p in picks[k]))
+                                  for k in range(c.njobs))))
 
 
 def cal_for(cal, depth):

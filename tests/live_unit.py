@@ -216,8 +216,44 @@ class Calibration(unittest.TestCase):
         got = live.start_later(text, 2, 2500)
         self.assertEqual(got, "[global]\nbs=4k\n[qd1]\niodepth=1\n[qd4]\nstartdelay=2500us\n"
                               "stonewall\n[w]\nstartdelay=2500us\nrw=write\n")
-        # and the tick's starts lie inside one tick of HZ=100
-        self.assertTrue(all(0 < sh < 10000 for sh in live.TICK_SHIFTS))
+        # and the grid of starts covers one tick of HZ=100, from mpsim's own
+        self.assertEqual(live.TICK_GRID[0], 0)
+        self.assertTrue(all(0 <= sh < 10000 for sh in live.TICK_GRID))
+
+    def test_a_runtime_ends_in_the_tick_where_fio_truncates_it(self):
+        # fio's 2016 ms: the run ended in [2016, 2017) ms, 6 to 7 ms into
+        # the tick; around the tick, 9.9 is 0.1 ms from 0
+        self.assertEqual(live.tick_gap(2.016, 2.0167), 0.0)
+        self.assertAlmostEqual(live.tick_gap(2.016, 2.0185), 1.5)
+        self.assertAlmostEqual(live.tick_gap(2.016, 2.0145), 1.5)
+        self.assertAlmostEqual(live.tick_gap(2.010, 2.0199), 0.1)
+        self.assertAlmostEqual(live.tick_gap(2.019, 2.0201), 0.1)
+
+    def test_each_run_is_set_at_the_start_whose_runtime_ends_as_its_did(self):
+        # mpsim's runtimes at the grid's starts, as a phase through a delay
+        # gives them: later start, earlier end in the tick
+        mrts = [2.0199, 2.0193, 2.0186, 2.0178, 2.0168, 2.0158, 2.0148, 2.0138, 2.0128,
+                2.0118]
+        picks = live.measured_starts([2.016, 2.018, 2.011], mrts)
+        self.assertEqual(picks, [[4], [2], [9]])
+        # two starts alike: both
+        self.assertEqual(live.measured_starts([2.016], [2.0165, 2.0163, 2.0100]), [[0, 1]])
+        # the runtime first: a start just after a tick ended a tick early
+        # (2000.1 ms), and one 9.6 ms later ends in the same ms of the tick
+        self.assertEqual(live.measured_starts([2.000, 2.010], [2.0001, 2.0196, 2.0104]),
+                         [[0], [2]])
+        # a run that drained a tick longer than any of mpsim's: the place
+        # in the tick alone
+        self.assertEqual(live.measured_starts([2.026], [2.0199, 2.0168, 2.0138]), [[1]])
+        # the figures: per run, the mean over its starts; then over the runs
+        figs = {0: dict(iops=10.0, mean=100.0, p99=None, busy=None, rt=1.0, ios={"a": 4}),
+                1: dict(iops=20.0, mean=200.0, p99=None, busy=None, rt=1.0, ios={"a": 8}),
+                2: dict(iops=40.0, mean=400.0, p99=None, busy=None, rt=1.0, ios={"a": 16})}
+        got = live.at_starts(figs, [[0, 1], [2], [2]])
+        self.assertAlmostEqual(got["iops"], (15.0 + 40.0 + 40.0) / 3)
+        self.assertAlmostEqual(got["mean"], (150.0 + 400.0 + 400.0) / 3)
+        self.assertAlmostEqual(got["ios"]["a"], (6.0 + 16.0 + 16.0) / 3)
+        self.assertIsNone(got["p99"])
 
     def test_cal_for_takes_the_nearest_depth_by_ratio(self):
         cal = {1: (1, 1, 2), 16: (2, 2, 4), 64: (3, 3, 6)}
@@ -720,6 +756,38 @@ class MpsimPhases(unittest.TestCase):
         self.assertAlmostEqual(sum(res[2]["ios"].values()), 4000, delta=20)
         self.assertLessEqual(abs(res[2]["ios"]["a"] - res[2]["ios"]["b"]), 1)
 
+    def test_a_runs_start_in_the_tick_is_found_from_its_runtime(self):
+        """figs_at_starts: a phase through a delay set at the start where
+        the kernel run's runtime ends as mpsim's does.  mpsim's own run
+        started 4 ms late stands for the kernel's: the check finds 4 ms and
+        takes that run's figures."""
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "live")
+        c = live.Case("ql", os.path.join(here, "cases", "mp-queue-length.ini"),
+                      os.path.join(here, "jobs", "depths.fio"),
+                      ["--path.a.delay=2", "--path.b.delay=20"], 3)
+        c.paths = [dict(name="a", read=2), dict(name="b", read=20)]
+        table = "0 65536 multipath 2 queue_mode bio 0 1 1 queue-length 0 2 1 254:0 1 254:1 1"
+        devs = {"a": "254:0", "b": "254:1"}
+
+        def extra(k):
+            return live.cpu_opts(190.0, 125.0)
+        with tempfile.TemporaryDirectory() as work:
+            (own, _), _ = live.mpsim_case(os.environ["MPSIM"], c, table, devs, work, extra)
+            (late, _), _ = live.mpsim_case(os.environ["MPSIM"], c, table, devs, work, extra,
+                                           4000)
+            # fio prints whole ms, truncated
+            kruns = [[dict(rt=int(ph["rt"] * 1000) / 1000.0) for ph in late]]
+            fails = []
+            figs, picks = live.figs_at_starts(os.environ["MPSIM"], c, table, devs, work,
+                                              extra, kruns, own, fails)
+        self.assertEqual(fails, [])
+        # at depth 16 the start moves the mean by some 100 us, and the
+        # runtime's end finds it
+        k = c.jobnames.index("qd16")
+        self.assertGreater(abs(own[k]["mean"] - late[k]["mean"]), 50.0)
+        self.assertIn(live.TICK_GRID.index(4000), picks[k][0])
+        self.assertAlmostEqual(figs[k]["mean"], late[k]["mean"], delta=10.0)
+
     def test_the_loop_after_a_sleep(self):
         """wake_calibration: the kernel's median mean against mpsim's with
         the awake loop; given the loop it finds, mpsim makes that mean."""
@@ -727,10 +795,16 @@ class MpsimPhases(unittest.TestCase):
         c = live.Case("calibrate-wake", os.path.join(here, "cases", "delay.ini"),
                       os.path.join(here, "jobs", "psync-randread.fio"), ["--delay=1"], 5)
         base = {1: (60.0, 100.0, 160.0)}
-        # five runs: the median's mean is 19750 us, 150 us below two ticks
-        # less the awake loop; the slow outlier does not move it
-        kruns = [[dict(mean=m)] for m in (19760.0, 19750.0, 19300.0, 19740.0, 19755.0)]
         with tempfile.TemporaryDirectory() as work:
+            # the runs' runtimes, as fio prints them (whole ms), are those
+            # of mpsim's own start: each run is set there
+            (own, _), _ = live.mpsim_case(os.environ["MPSIM"], c, None, {}, work,
+                                          lambda k: live.cpu_opts(60.0, 100.0))
+            rt = int(own[0]["rt"] * 1000) / 1000.0
+            # five runs: the median's mean is 19750 us, 150 us below two
+            # ticks less the awake loop; the slow outlier does not move it
+            kruns = [[dict(mean=m, rt=rt)] for m in (19760.0, 19750.0, 19300.0, 19740.0,
+                                                      19755.0)]
             cal = live.wake_calibration(os.environ["MPSIM"], c, None, {}, work, kruns, base)
             s, cw, t = cal[1]
             self.assertEqual(s, 60.0)
