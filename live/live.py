@@ -1696,9 +1696,9 @@ def wake_note(name, base, cal, nruns, who):
 # run at each start of this grid, and each kernel run's phase is set
 # beside mpsim's at the start whose runtime ends where the run's did.  The
 # grid is finer than fio's whole ms: near a tick a runtime's end moves
-# less than its start, and a start just before the tick and mpsim's own,
-# just after it, end theirs 0.9 ms apart with figures 82 us apart (23924
-# and 24006 us above).
+# less than its start, and a start just before the tick (9.8 ms: 23924
+# us in the phase above) and mpsim's own, just after it (24006 us), end
+# their runtimes only 0.9 ms apart.
 TICK_GRID = tuple(range(0, 10000, 250))
 
 

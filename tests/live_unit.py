@@ -829,6 +829,28 @@ class MpsimPhases(unittest.TestCase):
                 lambda k: live.cpu_opts(s, 100.0) + ["--wake_cpu=%.1fus" % w])
             self.assertAlmostEqual(res[0]["mean"], 19750.0, delta=1.0)
 
+    def test_each_run_of_the_loop_after_a_sleep_is_fitted_at_its_own_start(self):
+        """wake_calibration: runs that began 5 ms into the tick, their
+        figures mpsim's at that start with a loop of 250 us, give 250 us;
+        the same means fitted at mpsim's own start would not (the first
+        I/O's latency is 5 ms shorter there, 50 us over the run's mean)."""
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "live")
+        c = live.Case("calibrate-wake", os.path.join(here, "cases", "delay.ini"),
+                      os.path.join(here, "jobs", "psync-randread.fio"), ["--delay=1"], 5)
+        base = {1: (60.0, 100.0, 160.0)}
+        with tempfile.TemporaryDirectory() as work:
+            (late, _), _ = live.mpsim_case(os.environ["MPSIM"], c, None, {}, work,
+                                           lambda k: live.cpu_opts(60.0, 250.0), 5000)
+            (own, _), _ = live.mpsim_case(os.environ["MPSIM"], c, None, {}, work,
+                                          lambda k: live.cpu_opts(60.0, 250.0))
+            self.assertGreater(own[0]["mean"] - late[0]["mean"], 30.0)
+            rt = int(late[0]["rt"] * 1000) / 1000.0
+            kruns = [[dict(mean=late[0]["mean"], rt=rt)] for _ in range(5)]
+            cal = live.wake_calibration(os.environ["MPSIM"], c, None, {}, work, kruns, base)
+            # to fio's whole ms of runtime: a start known to 1 ms is the
+            # first I/O's latency to 1 ms, 10 us over the run's mean
+            self.assertAlmostEqual(cal[1][1], 250.0, delta=10.0)
+
     def test_the_cost_of_bursts_between_sleeps(self):
         """burst_calibration: the costs that make mpsim's IOPS and mean the
         kernel's median run's on the case, and its fastest and slowest
