@@ -47,6 +47,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KERNEL = "6.1"
 # the unit of /proc/stat's times: USER_HZ, 100 on every architecture
 USER_HZ = 100.0
+# the guest kernel's tick: Debian's UML is built with HZ=100 (mpsim is run
+# with --hz=100 beside it)
+HZ = 100
 # phase_busy's slack: four readings of 0.01 s each (two snapshots' busy,
 # each up less idle less iowait, less the snapshot's own cost)
 BUSY_RES = 0.04
@@ -530,7 +533,8 @@ def fio_phase(job):
 
 def read_stat(path):
     """{tag: {path device: ios}} and the tags in order; ios are the reads
-    and writes completed (fields 1 and 5 of the stat file).  The guest's
+    and writes completed (fields 1 and 5 of the stat file), and
+    "DEVICE.ticks" their ticks (fields 4 and 8, ms).  The guest's
     /proc/uptime is kept as "cpu": (busy, all) in seconds, busy being its
     time up less its time idle and in iowait (/proc/stat's cpu line, in
     USER_HZ, 100 a second): a CPU with nothing to run is idle whether or
@@ -559,6 +563,10 @@ def read_stat(path):
                     cur["cpu"] = (busy - int(w[6]) / USER_HZ, up)
                 continue
             cur[w[0]] = int(w[1]) + int(w[5])
+            # the device's own time per I/O: read and write ticks (ms;
+            # bio-based dm counts whole jiffies from map to completion)
+            if len(w) > 8:
+                cur[w[0] + ".ticks"] = int(w[4]) + int(w[8])
     return snaps, order
 
 
@@ -612,6 +620,16 @@ def read_group(gout, items, cases):
         nxt = snaps[order[order.index(tag) + 1]]
         ph = fio_phase(e)
         ph["ios"] = {p["name"]: nxt["p%d" % p["index"]] - snaps[tag]["p%d" % p["index"]] for p in c.paths}
+        # jiffies per bio on each path through a delay: the ticks its
+        # dm-delay device counted, over its I/Os (HZ=100: 10 ms a jiffy);
+        # which pattern of flushes the phase kept (docs/live.md)
+        ph["jiffies"] = {}
+        for p in c.paths:
+            dev = "p%d" % p["index"]
+            n = ph["ios"][p["name"]]
+            if path_delayed(p) and n and dev + ".ticks" in nxt and dev + ".ticks" in snaps[tag]:
+                ph["jiffies"][p["name"]] = (nxt[dev + ".ticks"] - snaps[tag][dev + ".ticks"]) \
+                    / n / (1000.0 / HZ)
         # the share of the guest CPU's time the phase kept busy, from its
         # start to the next snapshot (its own end, guest_jobs), less what
         # one snapshot costs
@@ -716,6 +734,45 @@ def mpsim_case(mpsim, case, table, devs, work, extra, shift=0):
     except BadInput as e:
         return str(e), cmd
     return (res, warn), cmd
+
+
+def trace_jiffies(path, job):
+    """Jiffies per bio on each path of job's I/Os in an mpsim trace (text):
+    from map to end_io, in whole jiffies of HZ, as the kernel's bio-based
+    dm accounts them on a dm-delay device."""
+    tick = 10 ** 9 // HZ
+    jobs, mapped, tot = {}, {}, {}
+    num = re.compile(r" (io|job|now|path)=(\S+)")
+    with open(path) as f:
+        for line in f:
+            w = line.split(" ", 2)
+            if len(w) < 3 or w[1] not in ("submit", "map", "end_io"):
+                continue
+            kv = dict(num.findall(" " + w[2].split(" | ")[0]))
+            io = kv.get("io")
+            if w[1] == "submit":
+                jobs[io] = int(kv["job"])
+            elif w[1] == "map":
+                mapped[io] = int(kv["now"])
+            elif jobs.get(io) == job and io in mapped:
+                n, s = tot.get(kv["path"], (0, 0))
+                tot[kv["path"]] = (n + 1, s + int(kv["now"]) // tick - mapped.pop(io) // tick)
+    return {p: s / n for p, (n, s) in tot.items() if n}
+
+
+def mpsim_jiffies(mpsim, case, table, devs, work, extra):
+    """mpsim's jiffies per bio on each path, per phase (trace_jiffies of a
+    run of phases 0..k with extra(k)), at its own start; {} where it could
+    not be had (a diagnosis, not a figure of the check)."""
+    out = []
+    for k in range(case.njobs):
+        tr = os.path.join(work, "trace-%d.txt" % k)
+        j, _, _ = mpsim_run(mpsim, case, table, devs, k + 1, work,
+                            extra(k) + ["--trace=" + tr, "--trace-format=text"])
+        out.append(trace_jiffies(tr, k) if j is not None else {})
+        if os.path.exists(tr):
+            os.remove(tr)
+    return out
 
 
 # ---------------------------------------------------------------- the table
@@ -975,6 +1032,15 @@ def compare(case, kruns, mres, fails, lines, scoped=None, mbounds=(), late=None)
                 ph, label, " ".join(fmt(v, d) for v in vals), fmt(lo, d), fmt(hi, d),
                 fmt(plo, d), fmt(phi, d), mtxt, verdict))
         lines.append("| %s | I/Os per path | %s | | | %s | |" % (ph, counts, mcounts))
+        # the pattern of flushes each run kept: jiffies per bio on each
+        # delayed path, from its dm-delay device's own accounting
+        jn = [n for n in pn if all(n in r.get("jiffies", {}) for r in krs)]
+        if jn:
+            mj = (mk or {}).get("jiffies") or {}
+            lines.append("| %s | jiffies per bio | %s | | | %s | reported |" % (
+                ph, " ".join("%s %s" % (n, "/".join("%.2f" % r["jiffies"][n] for r in krs))
+                             for n in jn),
+                " ".join("%s %.2f" % (n, mj[n]) for n in jn if n in mj) or "-"))
         # how busy the phase kept the guest's one CPU (read_stat,
         # phase_busy): a diagnosis of where UML's CPU, not the paths, set the pace
         if all(r.get("busy") is not None for r in krs):
@@ -1357,6 +1423,10 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
                         r = r[0]
                 if r:
                     mb.append(r)
+        if mfig and not c.calibrate and any(path_delayed(p) for p in c.paths):
+            for ph, jf in zip(mfig, mpsim_jiffies(mpsim, c, table, devs if table else {},
+                                                  work, extra)):
+                ph["jiffies"] = jf
         if c.jitter and not c.calibrate and mfig:
             lates += host_late(kruns, mfig)
         compare(c, kruns, mfig, fails, lines, scoped, mb, max(lates) if lates else None)

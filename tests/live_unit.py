@@ -58,16 +58,44 @@ def read_stat_text(text):
 
 class ReadStat(unittest.TestCase):
     def test_reads_plus_writes_per_tag(self):
+        # fields 1 and 5 the I/Os, 4 and 8 their ticks (ms)
         snaps, order = read_stat_text(
             "-- 0:0:0\n"
-            "p0 10 0 80 0 5 0 40 0 0 0 0 0 0 0 0 0 0\n"
-            "p1 3 0 24 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+            "p0 10 0 80 170 5 0 40 30 0 0 0 0 0 0 0 0 0\n"
+            "p1 3 0 24 90 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
             "-- end\n"
-            "p0 110 0 880 0 7 0 56 0 0 0 0 0 0 0 0 0 0\n"
-            "p1 4 0 32 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n")
+            "p0 110 0 880 2170 7 0 56 50 0 0 0 0 0 0 0 0 0\n"
+            "p1 4 0 32 120 0 0 0 0 0 0 0 0 0 0 0 0 0\n")
         self.assertEqual(order, ["0:0:0", "end"])
-        self.assertEqual(snaps["0:0:0"], {"p0": 15, "p1": 3})
-        self.assertEqual(snaps["end"], {"p0": 117, "p1": 4})
+        self.assertEqual(snaps["0:0:0"], {"p0": 15, "p1": 3, "p0.ticks": 200, "p1.ticks": 90})
+        self.assertEqual(snaps["end"], {"p0": 117, "p1": 4, "p0.ticks": 2220, "p1.ticks": 120})
+
+    def test_jiffies_per_bio_from_an_mpsim_trace(self):
+        # job 1's I/Os only, map to end_io in whole jiffies (HZ=100): io 2
+        # mapped 3.6 s + 1 ms, ended 3.6 s + 20 ms: 2 jiffies; io 3 mapped
+        # at 9.9 ms, ended at 20 ms: 2; io 4 on b: 3
+        tr = "\n".join([
+            "0.000000000 run selector=st",
+            "0.000100000 submit io=1 job=0 dir=read bytes=4096",
+            "0.000100000 map io=1 now=3600000100000 path=a | a: inflight=0",
+            "0.000200000 submit io=2 job=1 dir=read bytes=4096",
+            "0.000200000 map io=2 now=3600001000000 path=a | a: inflight=1",
+            "0.000300000 submit io=3 job=1 dir=read bytes=4096",
+            "0.000300000 map io=3 now=3600009900000 path=a | a: inflight=2",
+            "0.000400000 submit io=4 job=1 dir=read bytes=4096",
+            "0.000400000 map io=4 now=3600000400000 path=b | a: inflight=2",
+            "0.020000000 end_io io=1 path=a error=0 start=0 now=3600020000000 in_flight_size=0",
+            "0.020000000 end_io io=2 path=a error=0 start=0 now=3600020000000 in_flight_size=0",
+            "0.020000000 end_io io=3 path=a error=0 start=0 now=3600020000000 in_flight_size=0",
+            "0.030000000 end_io io=4 path=b error=0 start=0 now=3600030000000 in_flight_size=0",
+            ""])
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write(tr)
+        try:
+            self.assertEqual(live.trace_jiffies(f.name, 1), {"a": 2.0, "b": 3.0})
+            self.assertEqual(live.trace_jiffies(f.name, 0), {"a": 2.0})
+        finally:
+            os.unlink(f.name)
 
     def test_uptime_is_busy_and_all(self):
         # /proc/uptime: up 100.00 s, idle 90.00 (one CPU): busy 10 s of 100
