@@ -30,8 +30,8 @@
  * at a time through a 1 ms dm-delay, with the guest asleep until each
  * tick, fio's loop after its reap was 36-112 us longer than the same
  * loop on a CPU never idle, in eleven runs of live-check fitted at
- * mpsim's own start in the tick, and 73.5 us in one fitted at each run's
- * measured start (docs/live.md, a CPU that sleeps).  At
+ * mpsim's own start in the tick, and 26-74 us in three fitted at each
+ * run's measured start (docs/live.md, a CPU that sleeps).  At
  * depth 16 it is the first reap after each tick that pays it, and every
  * reap and submission behind it that it moves.
  *
