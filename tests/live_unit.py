@@ -759,6 +759,15 @@ class GuestSnapshots(unittest.TestCase):
         self.assertEqual(load[-1], "snap 3:1:0")
 
 
+def wake_case():
+    """calibrate-wake as the grid has it (one I/O at a time through 1 ms),
+    and a base calibration of a 100 us loop."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "live")
+    c = live.Case("calibrate-wake", os.path.join(here, "cases", "delay.ini"),
+                  os.path.join(here, "jobs", "psync-randread.fio"), ["--delay=1"], 5)
+    return c, {1: (60.0, 100.0, 160.0)}
+
+
 @unittest.skipUnless(os.environ.get("MPSIM"), "needs MPSIM=path of the mpsim binary")
 class MpsimPhases(unittest.TestCase):
     """Each phase's figures from the run given that phase's CPU time."""
@@ -819,10 +828,7 @@ class MpsimPhases(unittest.TestCase):
     def test_the_loop_after_a_sleep(self):
         """wake_calibration: the kernel's median mean against mpsim's with
         the awake loop; given the loop it finds, mpsim makes that mean."""
-        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "live")
-        c = live.Case("calibrate-wake", os.path.join(here, "cases", "delay.ini"),
-                      os.path.join(here, "jobs", "psync-randread.fio"), ["--delay=1"], 5)
-        base = {1: (60.0, 100.0, 160.0)}
+        c, base = wake_case()
         with tempfile.TemporaryDirectory() as work:
             # the runs' runtimes, as fio prints them (whole ms), are those
             # of mpsim's own start: each run is set there
@@ -862,10 +868,7 @@ class MpsimPhases(unittest.TestCase):
         figures mpsim's at that start with a loop of 250 us, give 250 us;
         the same means fitted at mpsim's own start would not (the first
         I/O's latency is 5 ms shorter there, 50 us over the run's mean)."""
-        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "live")
-        c = live.Case("calibrate-wake", os.path.join(here, "cases", "delay.ini"),
-                      os.path.join(here, "jobs", "psync-randread.fio"), ["--delay=1"], 5)
-        base = {1: (60.0, 100.0, 160.0)}
+        c, base = wake_case()
         with tempfile.TemporaryDirectory() as work:
             (late, _), _ = live.mpsim_case(os.environ["MPSIM"], c, None, {}, work,
                                            lambda k: live.cpu_opts(60.0, 250.0), 5000)
