@@ -736,8 +736,9 @@ def mpsim_case(mpsim, case, table, devs, work, extra, shift=0):
     return (res, warn), cmd
 
 
-def trace_jiffies(path, job):
-    """Jiffies per bio on each path of job's I/Os in an mpsim trace (text):
+def trace_jiffies(path, jobs_of):
+    """Jiffies per bio on each path of the I/Os of the jobs jobs_of (their
+    indices) in an mpsim trace (text):
     from map to end_io, in whole jiffies of HZ, as the kernel's bio-based
     dm accounts them on a dm-delay device."""
     tick = 10 ** 9 // HZ
@@ -754,7 +755,7 @@ def trace_jiffies(path, job):
                 jobs[io] = int(kv["job"])
             elif w[1] == "map":
                 mapped[io] = int(kv["now"])
-            elif jobs.get(io) == job and io in mapped:
+            elif jobs.get(io) in jobs_of and io in mapped:
                 n, s = tot.get(kv["path"], (0, 0))
                 tot[kv["path"]] = (n + 1, s + int(kv["now"]) // tick - mapped.pop(io) // tick)
     return {p: s / n for p, (n, s) in tot.items() if n}
@@ -765,11 +766,15 @@ def mpsim_jiffies(mpsim, case, table, devs, work, extra):
     run of phases 0..k with extra(k)), at its own start; {} where it could
     not be had (a diagnosis, not a figure of the check)."""
     out = []
+    first = 0
     for k in range(case.njobs):
+        # phase k's jobs, as fio numbers a phase's stonewall group
+        mine = set(range(first, first + len(case.phases[k])))
+        first += len(case.phases[k])
         tr = os.path.join(work, "trace-%d.txt" % k)
         j, _, _ = mpsim_run(mpsim, case, table, devs, k + 1, work,
                             extra(k) + ["--trace=" + tr, "--trace-format=text"])
-        out.append(trace_jiffies(tr, k) if j is not None else {})
+        out.append(trace_jiffies(tr, mine) if j is not None else {})
         if os.path.exists(tr):
             os.remove(tr)
     return out

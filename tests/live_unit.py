@@ -92,8 +92,9 @@ class ReadStat(unittest.TestCase):
         with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
             f.write(tr)
         try:
-            self.assertEqual(live.trace_jiffies(f.name, 1), {"a": 2.0, "b": 3.0})
-            self.assertEqual(live.trace_jiffies(f.name, 0), {"a": 2.0})
+            self.assertEqual(live.trace_jiffies(f.name, {1}), {"a": 2.0, "b": 3.0})
+            self.assertEqual(live.trace_jiffies(f.name, {0}), {"a": 2.0})
+            self.assertEqual(live.trace_jiffies(f.name, {0, 1}), {"a": 2.0, "b": 3.0})
         finally:
             os.unlink(f.name)
 
