@@ -737,10 +737,10 @@ def mpsim_case(mpsim, case, table, devs, work, extra, shift=0):
 
 
 def trace_jiffies(path, jobs_of):
-    """Jiffies per bio on each path of the I/Os of the jobs jobs_of (their
-    indices) in an mpsim trace (text):
-    from map to end_io, in whole jiffies of HZ, as the kernel's bio-based
-    dm accounts them on a dm-delay device."""
+    """Jiffies per bio on each path, over the I/Os of the jobs whose
+    indices are in jobs_of, in an mpsim trace (text): from map to end_io,
+    in whole jiffies of HZ, as the kernel's bio-based dm accounts them on
+    a dm-delay device."""
     tick = 10 ** 9 // HZ
     jobs, mapped, tot = {}, {}, {}
     num = re.compile(r" (io|job|now|path)=(\S+)")
@@ -1407,10 +1407,15 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
         # are taken at each kernel run's start in the tick, measured from
         # its runtime (TICK_GRID, measured_starts)
         picks = None
-        if mfig and not c.calibrate and any(path_delayed(p) for p in c.paths):
+        delayed = mfig and not c.calibrate and any(path_delayed(p) for p in c.paths)
+        if delayed:
             mfig, picks = figs_at_starts(mpsim, c, table, devs, work, extra, kruns, mfig, fails)
             if picks:
                 notes.append(starts_note(c, picks))
+            # and the pattern of flushes it kept, at its own start
+            for ph, jf in zip(mfig, mpsim_jiffies(mpsim, c, table, devs if table else {},
+                                                  work, extra)):
+                ph["jiffies"] = jf
         # mpsim's figure again at each end of the calibration's interval
         mb = []
         if mfig and not c.calibrate and c.cpu:
@@ -1428,10 +1433,6 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
                         r = r[0]
                 if r:
                     mb.append(r)
-        if mfig and not c.calibrate and any(path_delayed(p) for p in c.paths):
-            for ph, jf in zip(mfig, mpsim_jiffies(mpsim, c, table, devs if table else {},
-                                                  work, extra)):
-                ph["jiffies"] = jf
         if c.jitter and not c.calibrate and mfig:
             lates += host_late(kruns, mfig)
         compare(c, kruns, mfig, fails, lines, scoped, mb, max(lates) if lates else None)
