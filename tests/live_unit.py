@@ -794,6 +794,22 @@ class MpsimPhases(unittest.TestCase):
         self.assertAlmostEqual(sum(res[2]["ios"].values()), 4000, delta=20)
         self.assertLessEqual(abs(res[2]["ios"]["a"] - res[2]["ios"]["b"]), 1)
 
+    def test_mpsims_jiffies_per_bio_are_61s_tick_arithmetic(self):
+        """mpsim_jiffies: one read at a time through a dm-delay on 6.1 at
+        HZ=100 is mapped just after a tick and flushed by its own timer, a
+        tick after its delay's jiffies (the levels wheel's extra one): 2
+        ms is 1 + 1 jiffies, 20 ms 2 + 1, 60 ms 6 + 1, as the kernel's
+        dm-delay devices counted in every run of live-check."""
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "live")
+        for ms, want in ((2, 2.0), (20, 3.0), (60, 7.0)):
+            c = live.Case("d", os.path.join(here, "cases", "delay.ini"),
+                          os.path.join(here, "jobs", "psync-randread.fio"),
+                          ["--delay=%d" % ms], 3)
+            with tempfile.TemporaryDirectory() as work:
+                got = live.mpsim_jiffies(os.environ["MPSIM"], c, None, {}, work,
+                                         lambda k: live.cpu_opts(120.0, 120.0))
+            self.assertEqual(got, [{"d": want}])
+
     def test_a_runs_start_in_the_tick_is_found_from_its_runtime(self):
         """figs_at_starts: a phase through a delay set at the start where
         the kernel run's runtime ends as mpsim's does.  mpsim's own run
