@@ -236,6 +236,13 @@ int scenario_validate(const struct scenario *sc, char *err)
 				"complete_cpu: it is more CPU time for the "
 				"work that finds the CPU idle, and without "
 				"them no I/O takes the CPU", sc->name);
+	/* stolen time stops work on the CPU: without a per-I/O CPU time
+	 * there is none to stop */
+	if (!r && sc->steal_cpu.mean > 0 && !sc->submit_cpu &&
+	    !sc->complete_cpu)
+		r = input_error(err, "%s: steal needs submit_cpu or "
+				"complete_cpu: it stops the CPU's work, and "
+				"without them no I/O takes the CPU", sc->name);
 	if (!r)
 		r = check_events(sc, err);
 	if (!r && sc->table)

@@ -70,6 +70,7 @@ int set_submit_cpu(struct target *t, const char *v, char *err);
 int set_write_cache(struct target *t, const char *v, char *err);
 int set_complete_cpu(struct target *t, const char *v, char *err);
 int set_wake_cpu(struct target *t, const char *v, char *err);
+int set_steal(struct target *t, const char *v, char *err);
 int set_fail(struct target *t, const char *v, char *err);
 int set_reinstate(struct target *t, const char *v, char *err);
 int set_ncpus(struct target *t, const char *v, char *err);

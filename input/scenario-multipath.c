@@ -377,6 +377,46 @@ int set_wake_cpu(struct target *t, const char *v, char *err)
 	return parse_duration(v, 0, &t->sc->wake_cpu, err);
 }
 
+/* One time of steal=: fixed or exponential, above 0. */
+static int steal_dist(const char *v, size_t len, struct dist *d, char *err)
+{
+	char part[64];
+
+	if (len >= sizeof(part))
+		return input_error_line(err, "'%.40s': too long", v);
+	memcpy(part, v, len);
+	part[len] = '\0';
+	if (parse_dist(part, d, err))
+		return -EINVAL;
+	if (d->kind != DIST_FIXED && d->kind != DIST_EXP)
+		return input_error_line(err, "'%s': use fixed:T or exp:MEAN", part);
+	if (!(d->mean > 0))
+		return input_error_line(err, "'%s': the time must be above 0", part);
+	return 0;
+}
+
+/* The time a host steals from each CPU (sim/cpu.c): "LEN every GAP", a
+ * stretch's length and the CPU's own work between two, each fixed or
+ * exponential (a Poisson process); "0" is none. */
+int set_steal(struct target *t, const char *v, char *err)
+{
+	struct scenario *sc = t->sc;
+	const char *every = strstr(v, " every ");
+
+	if (!strcmp(v, "0")) {
+		memset(&sc->steal_cpu, 0, sizeof(sc->steal_cpu));
+		memset(&sc->steal_gap, 0, sizeof(sc->steal_gap));
+		return 0;
+	}
+	if (!every)
+		return input_error_line(err, "'%.40s': use 'LEN every GAP' "
+					"(exp:4ms every exp:180ms), or 0", v);
+	if (steal_dist(v, (size_t)(every - v), &sc->steal_cpu, err))
+		return -EINVAL;
+	every += strlen(" every ");
+	return steal_dist(every, strlen(every), &sc->steal_gap, err);
+}
+
 int set_workqueue_latency(struct target *t, const char *v, char *err)
 {
 	return parse_duration(v, 0, &t->sc->workqueue_latency, err);

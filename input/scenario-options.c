@@ -107,6 +107,12 @@ static const struct option options[] = {
 	  "DURATION",
 	  "more CPU time for the work that finds its CPU idle (the loop "
 	  "after a sleep; default 0: none)" },
+	{ "steal", SEC_MULTIPATH, 0, set_steal, "exp:4ms every exp:50ms",
+	  "--submit_cpu=100us --complete_cpu=100us",
+	  "'LEN every GAP'",
+	  "a stretch of time the host steals from a CPU, stopping its work, "
+	  "after every GAP of the CPU's own work; each fixed:T or exp:MEAN "
+	  "(a guest's CPU preempted; default 0: none)" },
 	{ "ncpus", SEC_MULTIPATH, 0, set_ncpus, "8", IOA,
 	  "N",
 	  "the simulated CPUs, for io-affinity and cpus_allowed (default 1)" },

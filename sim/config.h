@@ -280,6 +280,11 @@ struct scenario {
 	sim_ns submit_cpu;		/* CPU time of a submission (sim/cpu.c) */
 	sim_ns complete_cpu;		/* ... and of a completion; 0: none */
 	sim_ns wake_cpu;		/* ... more for work on an idle CPU */
+	struct dist steal_cpu;		/* steal=: a stretch its host steals
+					   from a CPU (fixed or exp); mean 0:
+					   none */
+	struct dist steal_gap;		/* ... after each of these of the
+					   CPU's own work */
 	enum timer_wheel timer_wheel;	/* dm-delay timer mode's wheel */
 	sim_ns workqueue_latency;	/* kdelayd: work queued to work run */
 	unsigned ncpus;			/* simulated CPUs (nr_cpu_ids) */

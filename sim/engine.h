@@ -254,6 +254,13 @@ struct held_lat {
 	uint8_t ddir;
 };
 
+/* The stretches a host steals from one CPU (sim/cpu.c): the CPU's own
+ * work left before the next one. */
+struct cpu_steal {
+	sim_ns left;
+	gsl_rng *rng;
+};
+
 struct sim {
 	sim_ns now;			/* ktime: ns since boot */
 	sim_ns start;			/* uptime when the run began */
@@ -289,6 +296,8 @@ struct sim {
 	struct io_fifo *cpu_wait;	/* per CPU: completions waiting for it */
 	unsigned *cpu_turns;		/* per CPU: turns whose end has not yet
 					   been handled (one may end now) */
+	struct cpu_steal *steal;	/* per CPU: the next stretch its host
+					   steals (steal_cpu); NULL: none */
 	struct tracer *tr;		/* --trace/--blktrace; NULL: none */
 	sim_ns mark;			/* the EV_MARK event pending, or
 					   UINT64_MAX: none */
@@ -315,7 +324,7 @@ void path_stats_open(struct sim_path *p);
 void path_stats_close(struct sim_path *p);
 
 /* ---- sim/cpu.c: the CPU time of submission and completion ---- */
-void cpu_setup(struct sim *s);
+void cpu_setup(struct sim *s, uint64_t seed);
 void cpu_teardown(struct sim *s);
 /* EV_CPU_SUBMIT: the submission's CPU time is over: dm maps the I/O. */
 void cpu_submitted(struct sim *s, struct sim_io *io);

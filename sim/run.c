@@ -205,7 +205,7 @@ int run_device(const struct scenario *sc, const struct mp_table *t,
 	}
 	best_shares(sc, res->best);
 	delay_setup(&s, seed);
-	cpu_setup(&s);
+	cpu_setup(&s, seed);
 
 	/* fio runs ramp_time first and then runtime on top of it; the
 	 * jobs' limits wait for the ramp's end (job_window_open) */

@@ -3,6 +3,7 @@
 # fio's JSON and the guest's counters, the prediction interval, the CPU
 # calibration's arithmetic, the verdict of each figure, the order of the
 # runs and the choice of cases.  Run by tests/live.sh (python3 -m unittest).
+import math
 import os
 import re
 import sys
@@ -39,6 +40,13 @@ class FioPhase(unittest.TestCase):
         # (300 * 1000 + 100 * 3000) / 400 us
         self.assertAlmostEqual(ph["mean"], 1500.0)
         self.assertIsNone(ph["p99"])
+
+    def test_the_tail_from_the_99_9th_percentile_on(self):
+        d = fio_dir(4000, 2000.0, 300000.0, 900000)
+        d["lat_ns"]["percentile"].update({"99.500000": 1000000, "99.900000": 2500000,
+                                          "99.950000": 3000000, "99.990000": 4500000})
+        ph = live.fio_phase(dict(read=d, job_runtime=2000))
+        self.assertEqual(ph["tail"], {99.9: 2500.0, 99.95: 3000.0, 99.99: 4500.0})
 
     def test_no_io(self):
         ph = live.fio_phase(dict(read=fio_dir(0, 0.0, 0.0), job_runtime=1000))
@@ -239,6 +247,47 @@ class Calibration(unittest.TestCase):
         lo, hi = live.cal_bounds(kr, [1], cal)
         self.assertEqual(lo[1], (100.0, 100.0, 200.0))
         self.assertEqual(hi[1], (300.0, 100.0, 400.0))
+
+    def test_the_calibration_takes_out_the_stolen_share(self):
+        # a host that steals 10 us after every 90 of the CPU's: T = 500 us
+        # holds 50 us of it, and the CPU's own 450 split as fio's were
+        cal = live.calibration([[run(2000.0, 300.0)]], [1], steal=(10.0, 90.0))
+        s, c, t = cal[1]
+        self.assertAlmostEqual(t, 450.0)
+        self.assertAlmostEqual(c, 180.0)
+        self.assertAlmostEqual(s, 270.0)
+        lo, hi = live.cal_bounds([[run(2000.0, 300.0)], [run(1000.0, 300.0)]], [1], cal,
+                                 steal=(10.0, 90.0))
+        self.assertAlmostEqual(hi[1][2], 900.0)
+        self.assertEqual(live.cpu_opts(270.0, 180.0, (4348.5, 181314.3)),
+                         ["--submit_cpu=270.0us", "--complete_cpu=180.0us",
+                          "--steal=exp:4348.5us every exp:181314.3us"])
+
+    def test_stolen_stretches_from_the_tail_at_depth_1(self):
+        # m = 160 us; a stretch of exp(2000 us) after every 40000 us of
+        # the CPU's hits 160/40000 = 0.4 % of the I/Os, so the latency
+        # passes x with probability 0.004 exp(-(x - 160)/2000): the 99.9th
+        # percentile at 160 + 2000 ln 4, the 99.95th at 160 + 2000 ln 8,
+        # the 99.99th at 160 + 2000 ln 40
+        def tail(m):
+            return {q: m + 2000.0 * math.log((m / 40000.0) / (1 - q / 100.0))
+                    for q in (99.9, 99.95, 99.99)}
+        kr = [[dict(iops=3500.0, mean=160.0, tail=tail(160.0))]] * 3
+        mu, gap = live.steal_fit(kr, 0)
+        self.assertAlmostEqual(mu, 2000.0, places=6)
+        self.assertAlmostEqual(gap, 40000.0, places=3)
+        self.assertAlmostEqual(live.stolen((mu, gap)), 2000.0 / 42000.0)
+        n = live.steal_note("calibrate", (mu, gap))
+        self.assertIn("2.00 ms every 40 ms of its own on average (4.8 % of its time)", n)
+        self.assertIn("`'--steal=exp:2000.0us every exp:40000.0us'`", n)
+        # runs whose tail is the I/Os' own (no point past the mean, or a
+        # tail that does not fall) show none
+        flat = [[dict(iops=3500.0, mean=160.0, tail={99.9: 150.0, 99.99: 155.0})]]
+        self.assertIsNone(live.steal_fit(flat, 0))
+        rising = [[dict(iops=3500.0, mean=160.0, tail={99.9: 900.0, 99.99: 800.0})]]
+        self.assertIsNone(live.steal_fit(rising, 0))
+        self.assertIn("no stretch stolen", live.steal_note("calibrate", None))
+        self.assertEqual(live.stolen(None), 0.0)
 
     def test_start_later_delays_the_last_phases_jobs_only(self):
         text = "[global]\nbs=4k\n[qd1]\niodepth=1\n[qd4]\nstonewall\n[w]\nrw=write\n"

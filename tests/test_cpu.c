@@ -356,6 +356,84 @@ Test(cpu, wake_cpu_without_a_cpu_time_is_refused)
 	scenario_free(&sc);
 }
 
+/*
+ * Stolen time, a worked example: depth 1 on a device of 0, s = 3 us and
+ * c = 2 us, the host taking 10 us after every 91 us of the CPU's work
+ * (steal = fixed:10us every fixed:91us).  The I/Os run 0-5, 5-10, ...
+ * until the stretch at 91 us stops the submission begun at 90 until
+ * 103: its latency is 13 us, the others' 3.  The CPU works 91 us in
+ * every 101, so a second holds 1e6 * 91/101 / 5 = 180198 I/Os, give or
+ * take the one cut where the runtime ends.
+ */
+Test(cpu, a_stolen_stretch_stops_the_cpus_work)
+{
+	struct run_result res;
+
+	run_text(one_path, &res, NULL, "submit_cpu", "3us", "complete_cpu",
+		 "2us", "steal", "fixed:10us every fixed:91us", NULL);
+	cr_assert_eq(res.total.lat.min, 3000);
+	cr_assert_eq(res.total.lat.max, 13000);
+	cr_assert_geq(res.total.ios, 180197);
+	cr_assert_leq(res.total.ios, 180199);
+	run_result_free(&res);
+}
+
+/*
+ * Stolen stretches of exp:1ms every exp:9ms (a Poisson process in the
+ * CPU's time) take 1/(1 + 9) of a CPU that never idles: a closed loop of
+ * s + c = 50 us makes 0.9 * 20000 = 18000 IOPS.  Over 10 s about 1000
+ * stretches: the stolen share's sd is about 0.004 (sqrt(0.81 + 0.81) ms
+ * per stretch over 10 ms * sqrt(1000)), 0.45 % of the rate; the bound is
+ * four sd.
+ */
+Test(cpu, stolen_time_takes_its_share_of_a_busy_cpu)
+{
+	struct run_result a;
+
+	run_text(one_path, &a, NULL, "submit_cpu", "30us", "complete_cpu",
+		 "20us", "steal", "exp:1ms every exp:9ms", "runtime", "10s",
+		 NULL);
+	cr_assert_float_eq((double)a.total.ios / 10.0, 18000.0, 18000.0 * 0.018,
+			   "%llu I/Os", (unsigned long long)a.total.ios);
+	/* a stretch drawn past a millisecond stops a submission */
+	cr_assert_gt(a.total.lat.max, 1000000);
+	run_result_free(&a);
+}
+
+static const char timed_path[] =
+	"[multipath]\n[path dev]\nservice = fixed:10us\n"
+	"[job]\nrw = read\nruntime = 10ms\n";
+
+Test(cpu, stolen_time_is_refused_without_a_cpu_time_or_in_another_form)
+{
+	static const char *const bad[][2] = {
+		{ "exp:1ms", "use 'LEN every GAP'" },
+		{ "lognormal:1ms,0.5 every exp:9ms", "use fixed:T or exp:MEAN" },
+		{ "exp:1ms every fixed:0", "the time must be above 0" },
+		{ "exp:1ms every", "use 'LEN every GAP'" },
+	};
+	char err[ERR_MAX] = "";
+	struct scenario sc;
+	size_t i;
+
+	cr_assert_eq(scenario_parse(&sc, one_path, "t.ini", err), 0, "%s", err);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_assert_neq(scenario_set(&sc, "steal", bad[i][0], err), 0, "%s", bad[i][0]);
+		cr_assert_not_null(strstr(err, bad[i][1]), "%s: %s", bad[i][0], err);
+	}
+	scenario_free(&sc);
+	/* a stretch stops the CPU's work: with no CPU time there is none */
+	cr_assert_eq(scenario_parse(&sc, timed_path, "t.ini", err), 0, "%s", err);
+	cr_assert_eq(scenario_set(&sc, "steal", "exp:1ms every exp:9ms", err),
+		     0, "%s", err);
+	cr_assert_neq(scenario_validate(&sc, err), 0);
+	cr_assert_not_null(strstr(err, "steal needs submit_cpu or "
+				  "complete_cpu"), "%s", err);
+	cr_assert_eq(scenario_set(&sc, "steal", "0", err), 0, "%s", err);
+	cr_assert_eq(scenario_validate(&sc, err), 0, "%s", err);
+	scenario_free(&sc);
+}
+
 Test(cpu, a_path_of_service_d_at_depth_1_makes_one_over_s_plus_d_plus_c)
 {
 	struct run_result res;
