@@ -1339,7 +1339,6 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
     cals = {}          # calibration name: calibration()
     bounds = {}        # calibration name: its ends (cal_bounds)
     wakes = {}         # wake calibration's name: its wake_cpu, and at its ends
-    steals = {}        # calibration name: the time the host steals (steal_fit)
     scoped = []        # phases whose p99 is CPU-paced (cpu_paced_p99)
     mixed = []         # the grid's mixed= phases, with their jiffies per bio
     spread = {}        # the calibration's p99/mean per depth
@@ -1368,9 +1367,7 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
                 wargs = (mpsim, c, table, devs if table else {},
                          os.path.join(build, "mpsim-work", "%03d-base" % ci),
                          kruns, cals.get(c.cal_base))
-                steals[c.cal_name] = steals.get(c.cal_base)
-                cals[c.cal_name], bounds[c.cal_name] = burst_calibration(
-                    *wargs, steal=steals[c.cal_name])
+                cals[c.cal_name], bounds[c.cal_name] = burst_calibration(*wargs)
             except ValueError as e:
                 fails.append("%s: %s" % (c.name, e))
             if cals.get(c.cal_name):
@@ -1381,9 +1378,7 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
                 wargs = (mpsim, c, table, devs if table else {},
                          os.path.join(build, "mpsim-work", "%03d-base" % ci),
                          kruns, cals.get(c.cal_base))
-                steals[c.cal_name] = steals.get(c.cal_base)
-                cals[c.cal_name], bounds[c.cal_name] = wake_calibration(
-                    *wargs, ends=True, steal=steals[c.cal_name])
+                cals[c.cal_name], bounds[c.cal_name] = wake_calibration(*wargs, ends=True)
                 wakes[c.cal_name] = wake_cpu(cals[c.cal_base], cals[c.cal_name],
                                              bounds[c.cal_name])
             except ValueError as e:
@@ -1403,17 +1398,15 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
                                        who[0].upper() + who[1:]))
         elif c.calibrate:
             try:
-                steals[c.cal_name] = steal_fit(kruns, c.depths.index(min(c.depths))) \
-                    if min(c.depths) == 1 else None
-                cals[c.cal_name] = calibration(kruns, c.depths, steals[c.cal_name])
-                bounds[c.cal_name] = cal_bounds(kruns, c.depths, cals[c.cal_name],
-                                                steals[c.cal_name])
+                cals[c.cal_name] = calibration(kruns, c.depths)
+                bounds[c.cal_name] = cal_bounds(kruns, c.depths, cals[c.cal_name])
             except ValueError as e:
                 fails.append("%s: %s" % (c.name, e))
             if cals.get(c.cal_name):
                 notes.append(calibration_note(c.name, cals[c.cal_name], len(kruns),
                                              "cpu=" + c.cal_name if c.cal_name else "cpu"))
-                notes.append(steal_note(c.name, steals[c.cal_name]))
+                if min(c.depths) == 1:
+                    notes.append(steal_note(c.name, steal_fit(kruns, c.depths.index(1))))
 
         def extra(k, c=c, end=None):
             # end: 0 or 1 for that end of the calibration's interval
@@ -1427,10 +1420,9 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
             # its phase at depth 1, where the guest sleeps between bursts:
             # the costs of a burst after a sleep, wake-ups and all
             # (burst_calibration), and no wake_cpu on top of them
-            st = steals.get(c.cal_name)
             if c.cal_sleep is not None and c.depths[k] == 1 and get(c.cal_sleep):
                 s, cc, _ = get(c.cal_sleep)[1]
-                return cpu_opts(s, cc, st)
+                return cpu_opts(s, cc)
             d, (s, cc, _) = cal_for(cal, c.depths[k])
             if d != c.depths[k] and end is None:
                 notes.append("`%s`: no calibration at depth %d; that of depth %d is used"
@@ -1439,9 +1431,9 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
             # adds it wherever its CPU was idle, at every depth
             if c.cal_wake is not None and c.cal_wake in wakes:
                 w = wakes[c.cal_wake]
-                return cpu_opts(s, cc, st) + ["--wake_cpu=%.1fus" % (w[0] if end is None
-                                                                     else w[1][end])]
-            return cpu_opts(s, cc, st)
+                return cpu_opts(s, cc) + ["--wake_cpu=%.1fus" % (w[0] if end is None
+                                                                 else w[1][end])]
+            return cpu_opts(s, cc)
         work = os.path.join(build, "mpsim-work", "%03d" % ci)
         os.makedirs(work, exist_ok=True)
         mres, cmd = mpsim_case(mpsim, c, table, devs if table else {}, work, extra)
@@ -1467,17 +1459,11 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1):
             for ph, jf in zip(mfig, mpsim_jiffies(mpsim, c, table, devs if table else {},
                                                   work, extra)):
                 ph["jiffies"] = jf
-        # mpsim's figure again with other calibrations and draws
+        # mpsim's figure again at each end of the calibration's interval
         mb = []
         if mfig and not c.calibrate and c.cpu:
-            # the calibration at each end of its interval, and (where the
-            # host steals time) the median calibration with other draws
-            # of the stolen stretches: mpsim's own spread
-            exs = [(lambda k, end=end: extra(k, end=end)) for end in (0, 1)]
-            if steals.get(c.cal_name):
-                exs += [(lambda k, seed=seed: extra(k) + ["--seed=%d" % seed])
-                        for seed in STEAL_SEEDS]
-            for ex in exs:
+            for end in (0, 1):
+                ex = (lambda k, end=end: extra(k, end=end))
                 if picks:
                     r, _ = figs_at_starts(mpsim, c, table, devs, work, ex, kruns, None, fails,
                                           picks)
@@ -1590,19 +1576,12 @@ def median_runs(vals):
     return [o[n // 2]] if n % 2 else [o[n // 2 - 1], o[n // 2]]
 
 
-# The other draws of the stolen stretches mpsim's figure is also run with
-# (--seed; its own run is seed 1): a stretch that falls in a burst can
-# move a phase through a delay to another pattern of ticks, so where the
-# host steals time mpsim's figure is the range over these draws as well
-# as over the calibration's ends (compare's mbounds).
-STEAL_SEEDS = (2, 3)
-
-
 def steal_fit(kruns, k):
     """The time UML's host steals from its CPU, from the calibration's
     phase k at depth 1: (LEN, GAP) in us for mpsim's `steal = exp:LEN
     every exp:GAP`, the mean length of a stolen stretch and the mean
     working time of the CPU between two; None where the tail shows none.
+    Reported (steal_note), not given to mpsim.
 
     At depth 1 on paths that end each bio inside submit_bio, every I/O
     costs the CPU the same time and the CPU never idles, so an I/O's
@@ -1614,10 +1593,11 @@ def steal_fit(kruns, k):
     percentiles from the 99.9th on (1 I/O in 1000, 2000 and 10000) are
     such points in every run: the line through all runs' (x - m,
     ln(1 - percentile)) has slope -1/LEN and meets x = m at ln(m/GAP),
-    m the runs' mean.  The kernel runs of two three-boot
-    runs of live-check gave 4.37 ms every 180 ms of the CPU's time and
-    4.35 every 181 (2.3-2.4 % of it) from the libaio calibration, and
-    1.86 every 91 from the psync one.  Tails that do not fall (a slope of
+    m the runs' mean.  The kernel runs of three three-boot runs of
+    live-check gave 4.37 ms every 180 ms of the CPU's work, 4.35 every
+    181 and 4.38 every 204 (2.1-2.4 % of it) from the libaio
+    calibration, and 1.86 every 91 and 0.93 every 48 from the psync one.
+    Tails that do not fall (a slope of
     0 or more, or fewer than two distinct points past the mean) show no
     stretch apart from the I/Os' own spread: None."""
     pts = []
@@ -1648,7 +1628,7 @@ def stolen(steal):
     return steal[0] / (steal[0] + steal[1]) if steal else 0.0
 
 
-def calibration(kruns, depths, steal=None):
+def calibration(kruns, depths):
     """UML's CPU time per I/O at each depth of the calibration case:
     {depth: (submit_us, complete_us, per_io_us)}, from kruns (per run, per
     phase: fio's iops and mean latency in us).
@@ -1675,11 +1655,7 @@ def calibration(kruns, depths, steal=None):
 
     Robust: the run of the median T, as one run on a shared host can be 2.5
     times slower than the others; of an even number of runs, the mean of
-    the two middle ones.  A phase without I/O is an error.
-
-    steal: the time the host steals from the CPU (steal_fit), which mpsim
-    is given too: T holds it, so the CPU's own time is T less its share
-    (stolen), and mpsim, stopping its CPU as often, makes the kernel's T."""
+    the two middle ones.  A phase without I/O is an error."""
     per = {}
     for k, d in enumerate(depths):
         if d in per:
@@ -1695,13 +1671,11 @@ def calibration(kruns, depths, steal=None):
         per[d] = tuple(sum(runs[i][j] for i in mid) / len(mid) for j in range(2))
     if not per:
         raise ValueError("calibration: no phase")
-    own = 1.0 - stolen(steal)
-    per = {d: (t * own, c * own) for d, (t, c) in per.items()}
     c = per[min(per)][1]
     return {d: (max(t - c, 0.0), min(c, t), t) for d, (t, _) in per.items()}
 
 
-def cal_bounds(kruns, depths, cal, steal=None):
+def cal_bounds(kruns, depths, cal):
     """The calibration at each end of its own interval: (lo, hi), each
     {depth: (submit_us, complete_us, per_io_us)} as calibration() gives,
     with the per-I/O time T of the fastest and of the slowest run at that
@@ -1709,13 +1683,11 @@ def cal_bounds(kruns, depths, cal, steal=None):
     greatest of n runs hold the median of the runs' distribution with
     probability 1 - 2 / 2^n (94 % for 5 runs), so mpsim's figure is known
     only as well as that.  fio's loop (complete_us) stays the median run's:
-    the slower run's extra time is taken as submission.  steal: as
-    calibration()'s."""
+    the slower run's extra time is taken as submission."""
     lo, hi = {}, {}
-    own = 1.0 - stolen(steal)
     for d, (s, c, t) in cal.items():
         k = depths.index(d)
-        ts = [1e6 / r[k]["iops"] * own for r in kruns if r[k]["iops"]]
+        ts = [1e6 / r[k]["iops"] for r in kruns if r[k]["iops"]]
         for out, tb in ((lo, min(ts)), (hi, max(ts))):
             out[d] = (max(tb - c, 0.0), min(c, tb), tb)
     return lo, hi
@@ -1732,7 +1704,7 @@ def depth1_base(case, base, work, kind):
     return cal_for(base, 1)[1][:2]
 
 
-def wake_calibration(mpsim, case, table, devs, work, kruns, base, ends=False, steal=None):
+def wake_calibration(mpsim, case, table, devs, work, kruns, base, ends=False):
     """fio's loop after the guest has slept, at depth 1: {1: (submit_us,
     complete_us, per_io_us)}, the base calibration's with its complete_us
     made longer by what the kernel's mean latency falls short of mpsim's.
@@ -1761,7 +1733,7 @@ def wake_calibration(mpsim, case, table, devs, work, kruns, base, ends=False, st
 
     def fig(loop, i):
         if (loop, i) not in runs:
-            mres, _ = mpsim_case(mpsim, case, table, devs, work, lambda k: cpu_opts(s, loop, steal),
+            mres, _ = mpsim_case(mpsim, case, table, devs, work, lambda k: cpu_opts(s, loop),
                                  TICK_GRID[i])
             if isinstance(mres, str):
                 raise ValueError("mpsim: " + mres)
@@ -1796,7 +1768,7 @@ def wake_calibration(mpsim, case, table, devs, work, kruns, base, ends=False, st
     return cal, tuple({1: (s, x, s + x)} for x in (loops[0], loops[-1]))
 
 
-def burst_calibration(mpsim, case, table, devs, work, kruns, base, steal=None):
+def burst_calibration(mpsim, case, table, devs, work, kruns, base):
     """UML's CPU time per I/O in bursts between sleeps, at depth 1:
     ({1: (submit_us, complete_us, per_io_us)}, (lo, hi) as cal_bounds
     gives them), from the base calibration's, moved until mpsim makes the
@@ -1822,7 +1794,7 @@ def burst_calibration(mpsim, case, table, devs, work, kruns, base, steal=None):
         runs.append((1e6 / r[0]["iops"], r[0]["mean"]))
 
     def figures(sc, cc):
-        mres, _ = mpsim_case(mpsim, case, table, devs, work, lambda k: cpu_opts(sc, cc, steal))
+        mres, _ = mpsim_case(mpsim, case, table, devs, work, lambda k: cpu_opts(sc, cc))
         if isinstance(mres, str):
             raise ValueError("mpsim: " + mres)
         if not mres[0][0]["iops"]:
@@ -2003,25 +1975,24 @@ def cal_for(cal, depth):
     return d, cal[d]
 
 
-def cpu_opts(s, c, steal=None):
-    """mpsim's CPU options: its time per I/O, and the time its host steals
-    (steal_fit), if any."""
-    return ["--submit_cpu=%.1fus" % s, "--complete_cpu=%.1fus" % c] + (
-        ["--steal=exp:%.1fus every exp:%.1fus" % steal] if steal else [])
+def cpu_opts(s, c):
+    return ["--submit_cpu=%.1fus" % s, "--complete_cpu=%.1fus" % c]
 
 
 def steal_note(name, steal):
-    """The time the host stole, as a calibration measured it (steal_fit)."""
+    """The time the host stole, as a calibration measured it (steal_fit):
+    reported, not given to mpsim (docs/live.md, stolen time)."""
     if not steal:
         return ("`%s`: its latencies at depth 1 show no stretch stolen by the host "
-                "(steal_fit): mpsim's CPU is never stopped" % name)
-    return ("`%s`: the host stole UML's CPU for %.2f ms every %.0f ms of its own on "
+                "(steal_fit)" % name)
+    return ("`%s`: the host stole UML's CPU for %.2f ms every %.0f ms of its work on "
             "average (%.1f %% of its time), fitted to the tail of the depth-1 latencies "
-            "(fio's 99.9th to 99.99th percentiles, all runs; steal_fit); every case that "
-            "takes its CPU time gets `%s`, and the CPU time above is the CPU's own, "
-            "the stolen share taken out" % (
+            "(fio's 99.9th to 99.99th percentiles, all runs; steal_fit). Reported: mpsim, "
+            "given it as `--steal='exp:%.0fus every exp:%.0fus'`, mixes the tick patterns "
+            "at depth 64 as the kernel does, but puts stretches into bursts whose p99 the "
+            "kernel keeps (docs/live.md, stolen time), so the cases are not given it" % (
                 name, steal[0] / 1000.0, steal[1] / 1000.0, 100.0 * stolen(steal),
-                shlex.quote(cpu_opts(0, 0, steal)[2])))
+                steal[0], steal[1]))
 
 
 def calibration_note(name, cal, nruns, mark="cpu"):
