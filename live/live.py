@@ -1593,10 +1593,10 @@ def steal_fit(kruns, k):
     percentiles from the 99.9th on (1 I/O in 1000, 2000 and 10000) are
     such points in every run: the line through all runs' (x - m,
     ln(1 - percentile)) has slope -1/LEN and meets x = m at ln(m/GAP),
-    m the runs' mean.  The kernel runs of three three-boot runs of
+    m the runs' mean.  The kernel runs of four three-boot runs of
     live-check gave 4.37 ms every 180 ms of the CPU's work, 4.35 every
-    181 and 4.38 every 204 (2.1-2.4 % of it) from the libaio
-    calibration, and 1.86 every 91 and 0.93 every 48 from the psync one.
+    181, 4.38 every 204 and 1.35 every 60 (2.1-2.4 % of it) from the
+    libaio calibration: the share is measured well, its parts less so.
     Tails that do not fall (a slope of
     0 or more, or fewer than two distinct points past the mean) show no
     stretch apart from the I/Os' own spread: None."""
