@@ -958,7 +958,8 @@ def mixed_note(items):
     return ("Figures marked `tick pattern` are reported, not checked: at depth 64 over "
             "paths of 2 and 20 ms, the kernel's dm-delay flushes a path every second or "
             "third tick, and which one it keeps is decided by the host: a stall of UML's CPU "
-            "of a few ms, as its host preempts it now and then, moves where the burst of "
+            "of a few ms, as something else takes it now and then (its host, or fio's own "
+            "helper thread), moves where the burst of "
             "resubmissions after a flush falls in the ticks and switches the pattern "
             "(traced per jiffy in a counting dm-delay: docs/live.md, what is left). mpsim's "
             "CPU never stalls, so it keeps one pattern, and its slow path takes more jiffies "
@@ -1589,17 +1590,17 @@ def steal_fit(kruns, k):
     runs: then it is m + L, L the stretch's length.  Stretches that come
     at rate 1/GAP in the CPU's time hit an I/O's latency with
     probability about m/GAP, so for x past the I/Os' own spread
-    P(latency > x) = (m/GAP) exp(-(x - m)/LEN).  fio's
-    percentiles from the 99.9th on (1 I/O in 1000, 2000 and 10000) are
+    P(latency > x) = (m/GAP) exp(-(x - m)/LEN).  fio's percentiles
+    from the 99.9th on (1 I/O in 1000, 2000 and 10000) are
     such points in every run: the line through all runs' (x - m,
     ln(1 - percentile)) has slope -1/LEN and meets x = m at ln(m/GAP),
     m the runs' mean.  The kernel runs of four three-boot runs of
     live-check gave 4.37 ms every 180 ms of the CPU's work, 4.35 every
     181, 4.38 every 204 and 1.35 every 60 (2.1-2.4 % of it) from the
     libaio calibration: the share is measured well, its parts less so.
-    Tails that do not fall (a slope of
-    0 or more, or fewer than two distinct points past the mean) show no
-    stretch apart from the I/Os' own spread: None."""
+    Tails that do not fall (a slope of 0 or more, or fewer than two
+    distinct points past the mean) show no stretch apart from the I/Os'
+    own spread: None."""
     pts = []
     for r in kruns:
         ph = r[k]

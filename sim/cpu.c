@@ -46,10 +46,10 @@
  * UML at HZ=100 showed it: at depth 1, where every I/O costs the same
  * CPU time, one I/O in a thousand took 0.8 to 3.4 ms or more, where the
  * mean was 0.12 to 0.18 ms (the calibration's 99.9th percentile in ten
- * runs; docs/live.md, stolen time); and at depth 64
- * over dm-delays of 2 and 20 ms, such a stall moves where the burst of
- * resubmissions after a flush falls in the ticks, and with it the tick
- * on which dm-delay flushes the next.
+ * runs; docs/live.md, stolen time, where live-check measures it); and
+ * at depth 64 over dm-delays of 2 and 20 ms, such a stall moves where
+ * the burst of resubmissions after a flush falls in the ticks, and with
+ * it the tick on which dm-delay flushes the next.
  *
  * Cost: nothing with both costs 0 (the default): the calls go straight
  * through and no event is added, so such a run is the run it always was.
@@ -91,7 +91,8 @@ static sim_ns steal_ends(struct sim *s, unsigned c, sim_ns t, sim_ns cost)
 		cost -= st->left;
 		st->left = steal_draw(&sc->steal_gap, st->rng);
 	}
-	st->left -= cost;
+	/* past the clock's limit the run stops: nothing is left to take */
+	st->left = cost > st->left ? 0 : st->left - cost;
 	return t + cost;
 }
 

@@ -296,8 +296,8 @@ struct sim {
 	struct io_fifo *cpu_wait;	/* per CPU: completions waiting for it */
 	unsigned *cpu_turns;		/* per CPU: turns whose end has not yet
 					   been handled (one may end now) */
-	struct cpu_steal *steal;	/* per CPU: the next stretch its host
-					   steals (steal_cpu); NULL: none */
+	struct cpu_steal *steal;	/* per CPU: the stretches its host
+					   steals (steal=); NULL: none */
 	struct tracer *tr;		/* --trace/--blktrace; NULL: none */
 	sim_ns mark;			/* the EV_MARK event pending, or
 					   UINT64_MAX: none */

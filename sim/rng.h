@@ -16,7 +16,7 @@ enum rng_role {
 	RNG_WORKLOAD,		/* a job clone's direction and size draws */
 	RNG_ARRIVAL,		/* a job clone's open-loop arrivals */
 	RNG_LAYER,		/* a path layer (dm-delay poll slack) */
-	RNG_STEAL,		/* a CPU's stolen time (steal_cpu) */
+	RNG_STEAL,		/* a CPU's stolen time (steal=) */
 };
 
 /* A new generator for (seed, role, index); free with gsl_rng_free(). */
