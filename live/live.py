@@ -39,6 +39,7 @@ import os
 import re
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -1612,15 +1613,10 @@ def steal_fit(kruns, k):
                 pts.append((x - m, math.log(1.0 - q / 100.0), m))
     if len({x for x, _, _ in pts}) < 2:
         return None
-    n = float(len(pts))
-    mx = sum(x for x, _, _ in pts) / n
-    my = sum(y for _, y, _ in pts) / n
-    sxx = sum((x - mx) ** 2 for x, _, _ in pts)
-    slope = sum((x - mx) * (y - my) for x, y, _ in pts) / sxx
+    slope, at_m = statistics.linear_regression([x for x, _, _ in pts], [y for _, y, _ in pts])
     if slope >= 0:
         return None
-    m = sum(mm for _, _, mm in pts) / n
-    return (-1.0 / slope, m / math.exp(my - slope * mx))
+    return (-1.0 / slope, statistics.fmean(m for _, _, m in pts) / math.exp(at_m))
 
 
 def stolen(steal):
