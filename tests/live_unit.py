@@ -1010,5 +1010,79 @@ class MpsimPhases(unittest.TestCase):
         self.assertEqual(ends[1], 0.0)
 
 
+class SecondLook(unittest.TestCase):
+    """run_cases(second=True): a case with a figure outside runs its
+    repeats again on fresh boots and is judged over all its runs; a
+    calibration is never run again, and nothing runs again when nothing
+    is outside.  kernel_runs and judge are replaced by stand-ins that
+    record what they were given."""
+
+    def run_with(self, failing, second=True, later_failing=()):
+        cs = [types.SimpleNamespace(name="calibrate", calibrate=True, repeats=5),
+              types.SimpleNamespace(name="rr-0-20", calibrate=False, repeats=3),
+              types.SimpleNamespace(name="hst-0-20", calibrate=False, repeats=3)]
+        boots, judged = [], []
+
+        def kernel_runs(cases, build, mods, nboots, run):
+            boots.append(([c.name for c in cases], nboots, os.path.basename(run)))
+            tag = "more" if run.endswith("run-more") else "first"
+            return ({i: ["%s %s %d" % (tag, c.name, r) for r in range(c.repeats)]
+                     for i, c in enumerate(cases)}, {}, [], sum(c.repeats for c in cases), 1.0)
+
+        def judge(cases, kern, gerr, build, mpsim):
+            judged.append({cases[i].name: list(v) for i, v in kern.items()})
+            fl = failing if len(judged) == 1 else list(later_failing)
+            return dict(fails=["%s: outside" % cases[i].name for i in fl], failing=fl,
+                        lines=[], notes=[], lates=[], scoped=[], mixed=[], spread={})
+
+        saved = live.kernel_runs, live.judge, live.note, live.uml_release
+        live.kernel_runs, live.judge = kernel_runs, judge
+        live.note, live.uml_release = (lambda m: None), (lambda: "6.1")
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                out = os.path.join(d, "r.md")
+                with open(os.devnull, "w") as null:
+                    so, sys.stdout = sys.stdout, null
+                    try:
+                        rc = live.run_cases(cs, os.path.join(d, "b"), "mpsim", out, [], "t",
+                                            3, second)
+                    finally:
+                        sys.stdout = so
+                text = open(out).read()
+        finally:
+            live.kernel_runs, live.judge, live.note, live.uml_release = saved
+        return rc, boots, judged, text
+
+    def test_the_failing_cases_run_again_and_are_judged_on_all_runs(self):
+        rc, boots, judged, text = self.run_with([0, 2])
+        # the calibration is outside too, but its figures are not a check
+        # (judge only puts it there in this stand-in): it is not run again
+        self.assertEqual(boots, [(["calibrate", "rr-0-20", "hst-0-20"], 3, "run"),
+                                 (["hst-0-20"], 3, "run-more")])
+        self.assertEqual(len(judged), 2)
+        self.assertEqual(judged[1]["hst-0-20"],
+                         ["first hst-0-20 %d" % r for r in range(3)] +
+                         ["more hst-0-20 %d" % r for r in range(3)])
+        self.assertEqual(judged[1]["rr-0-20"], judged[0]["rr-0-20"])
+        self.assertEqual(len(judged[1]["calibrate"]), 5)
+        self.assertEqual(rc, 0)
+        self.assertIn("A second look", text)
+        self.assertIn("`hst-0-20` had a figure outside", text)
+        self.assertIn("hst-0-20: outside", text)
+        self.assertNotIn("Outside the kernel's spread", text)
+
+    def test_outside_after_the_second_look_fails(self):
+        rc, boots, judged, text = self.run_with([1], later_failing=[1])
+        self.assertEqual(rc, 1)
+        self.assertEqual(len(boots), 2)
+        self.assertIn("Outside the kernel's spread (1)", text)
+
+    def test_no_second_look_when_nothing_is_outside_or_for_mpsim_live(self):
+        rc, boots, judged, _ = self.run_with([])
+        self.assertEqual((rc, len(boots), len(judged)), (0, 1, 1))
+        rc, boots, judged, _ = self.run_with([1], second=False)
+        self.assertEqual((rc, len(boots), len(judged)), (1, 1, 1))
+
+
 if __name__ == "__main__":
     unittest.main()
