@@ -1213,11 +1213,17 @@ def kernel_runs(cases, build, extra_modules, nboots, run):
     in s."""
     bruns = [os.path.join(run, "boot-%d" % b) for b in range(nboots)]
     # LIVE_REUSE=1: read the last boots' results again (for work on this
-    # script: the same cases, no new kernel run)
+    # script: the same cases, no new kernel run), if they ran these cases
+    names = "".join("%s %d\n" % (c.name, c.repeats) for c in cases)
+    listed = os.path.join(run, "cases")
     reuse = os.environ.get("LIVE_REUSE") == "1" and \
-        all(os.path.isdir(os.path.join(b, "out")) for b in bruns)
+        all(os.path.isdir(os.path.join(b, "out")) for b in bruns) and \
+        (not os.path.exists(listed) or open(listed).read() == names)
     if not reuse:
         shutil.rmtree(run, ignore_errors=True)
+        os.makedirs(run)
+        with open(listed, "w") as f:
+            f.write(names)
     guest_sh = os.path.join(HERE, "guest.sh")
     # a group: the cases with the same number of paths and the same top
     # device, in one fio process; cases keep their order within it
@@ -1353,6 +1359,8 @@ def judge(cases, kern, gerr, build, mpsim):
     scoped = []        # phases whose p99 is CPU-paced (cpu_paced_p99)
     mixed = []         # the grid's mixed= phases, with their jiffies per bio
     spread = {}        # the calibration's p99/mean per depth
+    busy = {}          # a bursts calibration's name: its CPU busy (median)
+    sleepers = {}      # a case marked sleep=: the phases that take it
     # the calibrations first, wherever the grid lists them: every case
     # needs one; and one measured from another (base=) after that one
     # and the `jitter` cases before the others, which take from them how
@@ -1381,9 +1389,17 @@ def judge(cases, kern, gerr, build, mpsim):
                 cals[c.cal_name], bounds[c.cal_name] = burst_calibration(*wargs)
             except ValueError as e:
                 fails.append("%s: %s" % (c.name, e))
+            b = [r[0].get("busy") for r in kruns]
+            busy[c.cal_name] = statistics.median(b) if b and None not in b else None
             if cals.get(c.cal_name):
-                who = [x.name for x in cases if x.cal_sleep == c.cal_name]
-                notes.append(burst_note(c.name, cals[c.cal_name], len(kruns), who))
+                who = []
+                for i, x in enumerate(cases):
+                    if x.cal_sleep == c.cal_name and i in kern:
+                        sleepers[i] = sleeping_phases(x, kern[i], busy[c.cal_name])
+                        who += ["%s/%s" % (x.name, x.jobnames[k]) if x.njobs > 1 else x.name
+                                for k in sleepers[i]]
+                notes.append(burst_note(c.name, c.cal_name, cals[c.cal_name], len(kruns),
+                                        busy[c.cal_name], who))
         elif c.calibrate and c.cal_base is not None:
             try:
                 wargs = (mpsim, c, table, devs if table else {},
@@ -1419,7 +1435,7 @@ def judge(cases, kern, gerr, build, mpsim):
                 if min(c.depths) == 1:
                     notes.append(steal_note(c.name, steal_fit(kruns, c.depths.index(1))))
 
-        def extra(k, c=c, end=None):
+        def extra(k, c=c, ci=ci, end=None):
             # end: 0 or 1 for that end of the calibration's interval
             def get(name):
                 if end is None or name not in bounds:
@@ -1428,10 +1444,11 @@ def judge(cases, kern, gerr, build, mpsim):
             cal = get(c.cal_name)
             if not (c.cpu or c.calibrate) or not cal:
                 return []
-            # its phase at depth 1, where the guest sleeps between bursts:
-            # the costs of a burst after a sleep, wake-ups and all
+            # a phase where the guest sleeps between bursts (at depth 1,
+            # or its CPU as idle as the bursts calibration's): the costs
+            # of a burst after a sleep, wake-ups and all
             # (burst_calibration), and no wake_cpu on top of them
-            if c.cal_sleep is not None and c.depths[k] == 1 and get(c.cal_sleep):
+            if c.cal_sleep is not None and k in sleepers.get(ci, ()) and get(c.cal_sleep):
                 s, cc, _ = get(c.cal_sleep)[1]
                 return cpu_opts(s, cc)
             d, (s, cc, _) = cal_for(cal, c.depths[k])
@@ -1611,12 +1628,12 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1, secon
 def look_note(names, first, runs):
     """The note of a second look: which cases ran again, what was outside
     after their first runs, and how many runs judge them now."""
-    return ("A second look (make live-check): %s had a figure outside the interval of "
-            "their first runs (%s). Each ran its repeats again, on as many fresh boots, "
-            "and its figures above are judged over all its runs (%s), the first ones "
-            "included: with six runs the interval is mean ± 2.78 sd (t(0.975, 5)·√(1+1/6)), "
-            "from an sd measured over two stretches of the host's time. A figure "
-            "outside that interval fails" % (
+    return ("A second look (make live-check): after the first runs, %s had a figure "
+            "outside its interval (%s). Each such case ran its repeats again, on as many "
+            "fresh boots after the others, and its figures above are judged over all its "
+            "runs (%s), the first ones included: with six runs the interval is "
+            "mean ± 2.78 sd (t(0.975, 5)·√(1+1/6)), its sd measured over two stretches "
+            "of the host's time. A figure outside that interval fails the check" % (
                 ", ".join("`%s`" % x for x in names), "; ".join(first),
                 ", ".join("%s %d" % (x, runs[x]) for x in names)))
 
@@ -1893,13 +1910,37 @@ def burst_calibration(mpsim, case, table, devs, work, kruns, base):
     return {1: costs(t, m)}, ({1: costs(*min(runs))}, {1: costs(*max(runs))})
 
 
-def burst_note(name, cal, nruns, who):
+def burst_note(name, cal_name, cal, nruns, busy, who):
+    """who: the phases that take it (sleeping_phases), as case/phase."""
     s, c, t = cal[1]
     return ("Calibration (`%s`, not a check; the median of its %d runs): UML's CPU time per "
-            "I/O in bursts between sleeps, %.1f us (`%s`). %s." % (
+            "I/O in bursts between sleeps, %.1f us (`%s`), its CPU busy %s. %s." % (
                 name, nruns, t, " ".join(cpu_opts(s, c)),
-                ("The phase at depth 1 of %s gets it, and no wake_cpu" % ", ".join(
-                    "`%s`" % w for w in who)) if who else "No case takes it"))
+                "-" if busy is None else "%.2f" % busy,
+                ("These phases get it, and no wake_cpu: the phases at depth 1 of the cases "
+                 "marked sleep=%s, and those whose CPU the kernel kept busy no more than "
+                 "this (sleeping_phases): %s" % (cal_name, ", ".join("`%s`" % w for w in who)))
+                if who else "No case takes it"))
+
+
+def sleeping_phases(case, kruns, busy):
+    """The phases of a case marked sleep=NAME that take NAME's costs (a
+    `bursts` calibration): its phase at depth 1, where the guest sleeps
+    between bursts (hst-0-20: historical-service-time's probe of the slow
+    path puts it to sleep 20-30 ms every hundred I/Os or so, as NAME's job
+    does), and every phase whose CPU the kernel kept busy no more than
+    NAME's runs kept theirs (busy: the median of their CPU busy; here the
+    median of the phase's runs).  A CPU that idles between bursts as much
+    as in NAME or more runs its bursts at NAME's cost: the awake
+    calibration's is that of a CPU that never idles (docs/live.md, a CPU
+    that sleeps).  A phase without the measure takes it at depth 1 only."""
+    out = []
+    for k in range(case.njobs):
+        b = [r[k].get("busy") for r in kruns]
+        if case.depths[k] == 1 or (busy is not None and b and None not in b
+                                   and statistics.median(b) <= busy):
+            out.append(k)
+    return out
 
 
 def wake_cpu(base, cal, ends):

@@ -997,6 +997,28 @@ class MpsimPhases(unittest.TestCase):
             with self.assertRaises(ValueError):
                 live.burst_calibration(os.environ["MPSIM"], c, None, {}, work, kruns, None)
 
+    def test_the_phases_that_sleep_between_bursts(self):
+        """sleeping_phases: depth 1 always; another depth when the
+        median of its runs' CPU busy is no more than the bursts
+        calibration's (at equality too); never without the measure."""
+        c = types.SimpleNamespace(njobs=4, depths=[1, 4, 16, 64])
+
+        def runs(*busy):
+            return [[dict(busy=b[k]) for k in range(4)] for b in busy]
+        kr = runs((0.05, 0.10, 0.28, 0.85), (0.09, 0.14, 0.60, 0.81), (0.05, 0.10, 0.24, 0.77))
+        self.assertEqual(live.sleeping_phases(c, kr, 0.53), [0, 1, 2])
+        # the median, not the mean or the largest: one run at 0.60 at
+        # depth 16 does not take it out; a busier calibration takes more
+        self.assertEqual(live.sleeping_phases(c, kr, 0.28), [0, 1, 2])
+        self.assertEqual(live.sleeping_phases(c, kr, 0.27), [0, 1])
+        self.assertEqual(live.sleeping_phases(c, kr, 0.81), [0, 1, 2, 3])
+        # a CPU-bound phase at depth 1 still takes it (hst-0-20)
+        self.assertEqual(live.sleeping_phases(c, runs(*[(1.0,) * 4] * 3), 0.53), [0])
+        # no measure of the calibration's or of a phase's: depth 1 only
+        self.assertEqual(live.sleeping_phases(c, kr, None), [0])
+        kr[1][1]["busy"] = None
+        self.assertEqual(live.sleeping_phases(c, kr, 0.53), [0, 2])
+
     def test_wake_cpu_is_the_loop_after_a_sleep_less_the_awake_one(self):
         """wake_cpu: taken against the base calibration's loop at depth 1
         (whatever the depths it has), at each end too, and never below 0
@@ -1067,7 +1089,7 @@ class SecondLook(unittest.TestCase):
         self.assertEqual(len(judged[1]["calibrate"]), 5)
         self.assertEqual(rc, 0)
         self.assertIn("A second look", text)
-        self.assertIn("`hst-0-20` had a figure outside", text)
+        self.assertIn("after the first runs, `hst-0-20` had a figure outside", text)
         self.assertIn("hst-0-20: outside", text)
         self.assertNotIn("Outside the kernel's spread", text)
 
