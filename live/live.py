@@ -1552,7 +1552,10 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1, secon
         n, t = n + n2, t + t2
         first = j
         j = judge(cases, kern, gerr, build, mpsim)
-        j["notes"].append(look_note([cases[ci].name for ci in looked], first["fails"],
+        names = [cases[ci].name for ci in looked]
+        j["notes"].append(look_note(names, [f for f in first["fails"]
+                                             if f.startswith(tuple(x + y for x in names
+                                                                   for y in "/: "))],
                                     {cases[ci].name: len(kern.get(ci, [])) for ci in looked}))
     fails, lines, notes = j["fails"], j["lines"], j["notes"]
     lates, scoped, mixed, spread = j["lates"], j["scoped"], j["mixed"], j["spread"]

@@ -1090,8 +1090,10 @@ class SecondLook(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertIn("A second look", text)
         self.assertIn("after the first runs, `hst-0-20` had a figure outside", text)
-        self.assertIn("hst-0-20: outside", text)
+        self.assertIn("(hst-0-20: outside)", text)
         self.assertNotIn("Outside the kernel's spread", text)
+        # what was outside after three runs, of the cases looked at only
+        self.assertNotIn("calibrate: outside", text)
 
     def test_outside_after_the_second_look_fails(self):
         rc, boots, judged, text = self.run_with([1], later_failing=[1])
