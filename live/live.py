@@ -1346,11 +1346,11 @@ def kernel_runs(cases, build, extra_modules, nboots, run):
 
 def judge(cases, kern, gerr, build, mpsim):
     """mpsim beside the kernel's runs (kernel_runs), case by case: a dict
-    of fails (what is outside, or failed), failing (the indices of the
-    cases with a figure outside), lines (the table's rows), notes, lates,
+    of fails (what is outside, or failed), failing ({case index: its
+    fails} for each case with a figure outside), lines (the table's rows), notes, lates,
     scoped, mixed and spread (the notes under the table)."""
     fails = []
-    failing = []
+    failing = {}
     lines = []
     notes = []
     cals = {}          # calibration name: calibration()
@@ -1389,8 +1389,7 @@ def judge(cases, kern, gerr, build, mpsim):
                 cals[c.cal_name], bounds[c.cal_name] = burst_calibration(*wargs)
             except ValueError as e:
                 fails.append("%s: %s" % (c.name, e))
-            b = [r[0].get("busy") for r in kruns]
-            busy[c.cal_name] = statistics.median(b) if b and None not in b else None
+            busy[c.cal_name] = median_busy(kruns, 0)
             if cals.get(c.cal_name):
                 who = []
                 for i, x in enumerate(cases):
@@ -1509,7 +1508,7 @@ def judge(cases, kern, gerr, build, mpsim):
         nf = len(fails)
         compare(c, kruns, mfig, fails, lines, scoped, mb, max(lates) if lates else None, mixed)
         if len(fails) > nf:
-            failing.append(ci)
+            failing[ci] = fails[nf:]
         if c.calibrate and not c.cal_name:
             spread = cpu_spread(kruns, c.depths, mfig)
         notes.append("`%s`: `mpsim %s`" % (c.name, " ".join(shlex.quote(rel(x)) for x in cmd[1:])))
@@ -1533,13 +1532,12 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1, secon
                                           os.path.join(build, "run"))
     j = judge(cases, kern, gerr, build, mpsim)
     looked = []
-    if second and j["failing"]:
+    if second:
         looked = [ci for ci in j["failing"] if not cases[ci].calibrate]
     if looked:
+        reps = "/".join(sorted({str(cases[ci].repeats) for ci in looked}))
         note("a second look: %s outside after %s runs; %s runs more on %d fresh boots" % (
-            ", ".join(cases[ci].name for ci in looked),
-            "/".join(sorted({str(cases[ci].repeats) for ci in looked})),
-            "/".join(sorted({str(cases[ci].repeats) for ci in looked})), nboots))
+            ", ".join(cases[ci].name for ci in looked), reps, reps, nboots))
         sub = [cases[ci] for ci in looked]
         k2, g2, ticks2, n2, t2 = kernel_runs(sub, build, extra_modules, nboots,
                                              os.path.join(build, "run-more"))
@@ -1552,10 +1550,8 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1, secon
         n, t = n + n2, t + t2
         first = j
         j = judge(cases, kern, gerr, build, mpsim)
-        names = [cases[ci].name for ci in looked]
-        j["notes"].append(look_note(names, [f for f in first["fails"]
-                                             if f.startswith(tuple(x + y for x in names
-                                                                   for y in "/: "))],
+        j["notes"].append(look_note([cases[ci].name for ci in looked],
+                                    [f for ci in looked for f in first["failing"][ci]],
                                     {cases[ci].name: len(kern.get(ci, [])) for ci in looked}))
     fails, lines, notes = j["fails"], j["lines"], j["notes"]
     lates, scoped, mixed, spread = j["lates"], j["scoped"], j["mixed"], j["spread"]
@@ -1939,11 +1935,17 @@ def sleeping_phases(case, kruns, busy):
     that sleeps).  A phase without the measure takes it at depth 1 only."""
     out = []
     for k in range(case.njobs):
-        b = [r[k].get("busy") for r in kruns]
-        if case.depths[k] == 1 or (busy is not None and b and None not in b
-                                   and statistics.median(b) <= busy):
+        b = median_busy(kruns, k)
+        if case.depths[k] == 1 or (busy is not None and b is not None and b <= busy):
             out.append(k)
     return out
+
+
+def median_busy(kruns, k):
+    """The median over the runs of phase k's CPU busy (read_group), or
+    None where a run lacks it."""
+    b = [r[k].get("busy") for r in kruns]
+    return statistics.median(b) if b and None not in b else None
 
 
 def wake_cpu(base, cal, ends):

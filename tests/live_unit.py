@@ -1054,7 +1054,8 @@ class SecondLook(unittest.TestCase):
         def judge(cases, kern, gerr, build, mpsim):
             judged.append({cases[i].name: list(v) for i, v in kern.items()})
             fl = failing if len(judged) == 1 else list(later_failing)
-            return dict(fails=["%s: outside" % cases[i].name for i in fl], failing=fl,
+            return dict(fails=["%s: outside" % cases[i].name for i in fl],
+                        failing={i: ["%s: outside" % cases[i].name] for i in fl},
                         lines=[], notes=[], lates=[], scoped=[], mixed=[], spread={})
 
         saved = live.kernel_runs, live.judge, live.note, live.uml_release
