@@ -153,6 +153,16 @@ class Interval(unittest.TestCase):
         self.assertAlmostEqual(hi - 14.0, k * sd)
         self.assertAlmostEqual(14.0 - lo, k * sd)
 
+    def test_six_runs_of_a_second_look_are_2_78_sd(self):
+        # the second look's six runs: t(0.975, 5) = 2.571, sqrt(1 + 1/6),
+        # 2.777 sd (docs/live.md and the note under the table say 2.78)
+        vals = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+        lo, hi = live.interval(vals)
+        sd = (17.5 / 5) ** 0.5
+        self.assertAlmostEqual((hi - 3.5) / sd, 2.571 * (7.0 / 6.0) ** 0.5)
+        self.assertEqual(round((hi - 3.5) / sd, 2), 2.78)
+        self.assertAlmostEqual(3.5 - lo, hi - 3.5)
+
     def test_one_run_is_its_value(self):
         self.assertEqual(live.interval([7.0]), (7.0, 7.0))
 
