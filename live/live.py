@@ -129,13 +129,7 @@ class Case:
         self.opts = list(opts)     # mpsim options, also read here
         self.repeats = repeats
         self.warnings = []         # said once the input is taken
-        self.calibrate = False
-        self.cpu = False
-        self.cal_name = ""         # the calibration it measures / takes (grid's =NAME)
-        self.cal_base = None       # the calibration this one is measured from (base=)
-        self.cal_wake = None       # its CPU after a sleep: wake_cpu (wake=)
-        self.cal_sleep = None      # its phase at depth 1 sleeps between bursts (sleep=)
-        self.bursts = False        # a calibration of bursts between sleeps (`bursts`)
+        self.cpu = False           # mpsim given the CPU time measured (judge)
         self.jitter = False        # p99 out of scope (the grid's `jitter`)
         self.diagnostic = False    # reported, not checked (`diagnostic`)
         self.mixed = set()         # phases whose tick pattern UML's host decides (mixed=)
@@ -240,6 +234,8 @@ class Case:
         self.jobnames = [self.jobs[ph[0]][0] for ph in self.phases]
         self.depths = [job_iodepth(self.jobs[ph[0]][1], self.job or self.scenario)
                        for ph in self.phases]
+        self.think = [job_think_us(self.jobs[ph[0]][1], self.job or self.scenario)
+                      for ph in self.phases]
 
     def _short_form(self):
         """mpsim reads a table's selector by name, from its own: with a
@@ -508,11 +504,13 @@ def boot(run, build, modules, timeout):
 
 def fio_phase(job):
     """IOPS, mean and p99 latency (us) of one fio job (all directions),
-    and its tail: {percentile: latency in us} from the 99.9th on, of a job
+    its I/Os (n), its mean submission latency (slat, us), and its tail:
+    {percentile: latency in us} from the 99.9th on, of a job
     of one direction (steal_fit)."""
     ios = 0
     iops = 0.0
     lat_sum = 0.0
+    slat_sum = 0.0
     p99 = None
     tail = {}
     dirs = 0
@@ -528,13 +526,17 @@ def fio_phase(job):
         iops += x.get("iops", 0.0)
         lat = x.get("lat_ns", {})
         lat_sum += lat.get("mean", 0.0) * n
+        # fio's submission latency: its io_submit for an asynchronous
+        # engine, 0 for a synchronous one (the system call is the I/O)
+        slat_sum += x.get("slat_ns", {}).get("mean", 0.0) * n
         pc = lat.get("percentile", {})
         p99 = pc.get("99.000000")
         tail = {float(q): v / 1000.0 for q, v in pc.items() if float(q) >= 99.9}
     rt = job.get("job_runtime", 0) / 1000.0
     if ios == 0:
-        return dict(iops=0.0, mean=None, p99=None, rt=rt, tail={})
-    return dict(iops=iops, mean=lat_sum / ios / 1000.0, rt=rt,
+        return dict(iops=0.0, mean=None, p99=None, rt=rt, tail={}, n=0)
+    return dict(iops=iops, mean=lat_sum / ios / 1000.0, rt=rt, n=ios,
+                slat=slat_sum / ios / 1000.0,
                 p99=(p99 / 1000.0 if dirs == 1 and p99 is not None else None),
                 tail=tail if dirs == 1 else {})
 
@@ -643,6 +645,10 @@ def read_group(gout, items, cases):
         # one snapshot costs
         if "cpu" in snaps[tag] and "cpu" in nxt:
             ph["busy"] = phase_busy(snaps[tag]["cpu"], nxt["cpu"], shell)
+            # and the CPU time it took, in seconds: what its I/Os cost
+            # (phase_costs)
+            if ph["busy"] is not None:
+                ph["cpu_s"] = ph["busy"] * (nxt["cpu"][1] - snaps[tag]["cpu"][1] - shell[1])
         res.setdefault((ci, r), []).append(ph)
     return res
 
@@ -867,8 +873,8 @@ def delayed_share(case, ios):
 
 def cpu_paced_p99(case, krs, mk):
     """Whether a phase's p99 is an I/O that UML's CPU alone paced, whose
-    spread mpsim does not model (cpu_note): a case given the calibration's
-    CPU time (`cpu`) where fewer than 1 % of the I/Os went through a delay
+    spread mpsim does not model (cpu_note): a case given the CPU time
+    measured (`cpu`, judge) where fewer than 1 % of the I/Os went through a delay
     in every kernel run and in mpsim, so that the 99th percentile lies
     among the I/Os no dm-delay held, on both sides; or where the delayed
     share is at 1 % within the kernel's spread (below).  Otherwise, where
@@ -920,37 +926,26 @@ def host_late(kruns, mres):
             if r[0]["p99"] is not None and mres and mres[0]["p99"] is not None]
 
 
-def cpu_spread(kruns, depths, mres):
-    """The calibration's own tail, per depth: {depth: (lowest and highest
-    p99/mean of the kernel's runs, mpsim's p99/mean)}; the first phase of
-    each depth, as calibration() takes it."""
-    out = {}
-    for k, d in enumerate(depths):
-        if d in out:
-            continue
-        ks = [r[k]["p99"] / r[k]["mean"] for r in kruns
-              if r[k]["p99"] is not None and r[k]["mean"]]
-        m = mres[k] if mres else None
-        mr = m["p99"] / m["mean"] if m and m["p99"] is not None and m["mean"] else None
-        if ks:
-            out[d] = (min(ks), max(ks), mr)
-    return out
+def spread_of(ph, krs, mk):
+    """A CPU-paced phase's own tail, p99 over mean, in the kernel's runs
+    and in mpsim, for cpu_note."""
+    ks = [r["p99"] / r["mean"] for r in krs if r["p99"] is not None and r["mean"]]
+    m = mk["p99"] / mk["mean"] if mk and mk["p99"] is not None and mk["mean"] else None
+    return "%s: kernel %s, mpsim %s" % (
+        ph, "%.2f-%.2f" % (min(ks), max(ks)) if ks else "-", "-" if m is None else "%.2f" % m)
 
 
-def cpu_note(spread):
+def cpu_note(scoped):
     """Why the CPU-paced p99s (cpu_paced_p99) are reported, not checked,
-    with the calibration's tail measured in the same boot."""
-    meas = "; ".join("depth %d: kernel %.2f-%.2f, mpsim %s" % (
-        d, lo, hi, "-" if m is None else "%.2f" % m) for d, (lo, hi, m) in sorted(spread.items()))
+    with each such phase's own tail (spread_of)."""
     return ("p99 marked `CPU spread` is reported, not checked: fewer than 1 % of that "
             "phase's I/Os went through a delay, in every kernel run and in mpsim, so its "
             "99th percentile is an I/O that only UML's CPU paced. mpsim gives each I/O "
-            "the calibration's CPU time, the same every time, so its latencies there "
+            "of a phase the same CPU time, its mean as measured, so its latencies there "
             "are almost one value; UML's CPU time per I/O spreads (the host's "
             "preemption, the guest's tick), and an I/O queued behind a slow one waits "
-            "for it. The calibration case, where every I/O is paced by the CPU alone, "
-            "measures it in this boot: p99/mean " + (meas or "not measured") + ". "
-            "Its IOPS and mean, and every share, are checked.")
+            "for it. p99 over mean in those phases: " + "; ".join(scoped) + ". "
+            "Their shares are checked.")
 
 
 def mixed_note(items):
@@ -973,18 +968,56 @@ def mixed_note(items):
             + ("; ".join(items) if items else "not measured") + ".")
 
 
-def compare(case, kruns, mres, fails, lines, scoped=None, mbounds=(), late=None, mixed=None):
-    """Markdown rows for one case; appends to fails what is outside
-    (the calibration case is shown, not checked), to scoped (a list,
-    if given) each phase whose p99 is out of scope as CPU-paced, and to
-    mixed (a list, if given) each phase of the grid's mixed= with its
-    jiffies per bio (mixed_note).
+# A phase is CPU-bound when its CPU never idled: the median of its kernel
+# runs' CPU busy at least this (phase_busy reads it to a few hundredths).
+# There its IOPS is 1/(CPU time per I/O), the figure mpsim is given, and
+# its mean latency depth/IOPS (Little's law): both the host's.
+CPU_BOUND = 0.95
 
-    mbounds: mpsim's figures again with the calibration at each end of its
-    own interval (cal_bounds), for a case given one.  The calibration is a
-    median of the kernel's runs, known as well as those runs agree: mpsim's
-    figure is then a range, and it is within when some calibration in that
-    interval puts it inside the kernel's.
+
+def cpu_bound(krs):
+    """Whether a phase's kernel runs (krs) kept their CPU busy throughout
+    (CPU_BOUND)."""
+    b = [r.get("busy") for r in krs]
+    return bool(b) and None not in b and statistics.median(b) >= CPU_BOUND
+
+
+# What sets each kind of figure, and whether it is checked: one sentence
+# each, printed under the table (set_by_note) and in docs/live.md.
+SET_BY = (
+    ("kernel", "checked: the kernel's logic sets it (which path a selector picks, "
+     "the jiffies and ticks of a dm-delay, a latency bound by a delay), with the host's "
+     "part given to mpsim as measured, so mpsim can get it wrong"),
+    ("host CPU", "reported: the phase kept UML's CPU busy throughout, so its IOPS is the "
+     "inverse of the CPU time per I/O that mpsim is given, and its mean latency depth over "
+     "IOPS: the host's speed, not mpsim's"),
+    ("host timer", "reported: one I/O at a time through a delay ends on a tick, and its "
+     "p99 is how late UML's host made the tick (jitter_note)"),
+    ("CPU spread", "reported: under 1 % of the phase's I/Os went through a delay, so its "
+     "p99 is an I/O that only UML's CPU paced, and mpsim gives every I/O the same CPU time "
+     "(cpu_note)"),
+    ("tick pattern", "reported: which tick dm-delay flushes on is switched by the host's "
+     "stalls (mixed_note)"),
+    ("diagnostic", "reported: a measurement of UML beside mpsim, with no model to check"),
+)
+
+
+def set_by_note(kinds):
+    """The sentence for each kind of figure that the table shows."""
+    return ("What sets each figure (the table's third column): " + " ".join(
+        "`%s`: %s." % (k, why) for k, why in SET_BY if k in kinds))
+
+
+def compare(case, kruns, mres, fails, lines, scoped=None, late=None, mixed=None, per=None):
+    """Markdown rows for one case; appends to fails what is outside, to
+    scoped (a list, if given) each phase whose p99 is out of scope as
+    CPU-paced, and to mixed (a list, if given) each phase of the grid's
+    mixed= with its jiffies per bio (mixed_note).
+
+    mres: mpsim's figure per phase (the mean of per, mpsim beside each
+    kernel run with that run's CPU time), judged as one more run of the
+    kernel.  Each figure is set by the kernel's logic, and checked, or by
+    the host, and reported (SET_BY).
 
     late: the most the host timer made a `jitter` case's p99 late in this
     boot (host_late), in us.  The p99 of a phase where it is an I/O
@@ -995,12 +1028,13 @@ def compare(case, kruns, mres, fails, lines, scoped=None, mbounds=(), late=None,
         ph = "%s/%s" % (case.name, case.jobnames[k]) if case.njobs > 1 else case.name
         krs = [r[k] for r in kruns]
         mk = mres[k] if mres else None
-        mbs = [b[k] for b in mbounds if b]
+        mps = [p[k] for p in per] if per else []
         cpu_tail = cpu_paced_p99(case, krs, mk)
         pattern = case.jobnames[k] in case.mixed
         timer_tail = host_timer_p99(case, k, krs, mk)
         late_tail = late is not None and not (timer_tail or cpu_tail) and \
             delayed_p99(case, krs, mk)
+        host_cpu = cpu_bound(krs)
         rows = []
         # one I/O: what a count's resolution is worth in IOPS and in a share
         rt = min(r["rt"] for r in krs)
@@ -1014,29 +1048,28 @@ def compare(case, kruns, mres, fails, lines, scoped=None, mbounds=(), late=None,
             # a p99 is printed as its bucket of fio's histogram: one
             # bucket is its resolution
             q = fio_bucket_us if key == "p99" else (1.0 / rt if key == "iops" and rt > 0 else 0.0)
-            rows.append((label, vals, m, d, q, [b[key] for b in mbs]))
+            if key == "p99":
+                by = "host timer" if timer_tail else "CPU spread" if cpu_tail else "kernel"
+            else:
+                by = "host CPU" if host_cpu else "kernel"
+            rows.append((label, by, vals, m, d, q, [p[key] for p in mps]))
         if len(pn) > 1:
+            def share(f, n):
+                tot = sum(f["ios"].values())
+                return f["ios"].get(n, 0) / tot if tot else None
             for n in pn:
-                vals = []
-                for r, tot in zip(krs, tots):
-                    vals.append(r["ios"][n] / tot if tot else None)
-                def share(f):
-                    tot = sum(f["ios"].values())
-                    return f["ios"].get(n, 0) / tot if tot else None
-                m = share(mk) if mk else None
-                rows.append(("share " + n, vals, m, 3, 1.0 / min(tots) if min(tots) else 0.0,
-                             [share(b) for b in mbs]))
+                vals = [share(r, n) for r in krs]
+                m = share(mk, n) if mk else None
+                rows.append(("share " + n, "kernel", vals, m, 3,
+                             1.0 / min(tots) if min(tots) else 0.0, [share(p, n) for p in mps]))
         counts = " ".join("%s %s" % (n, "/".join(str(r["ios"][n]) for r in krs)) for n in pn)
-        mcounts = " ".join("%s %d" % (n, mk["ios"].get(n, 0)) for n in pn) if mk else "-"
-        for label, vals, m, d, q, mb in rows:
-            # mpsim's range over the calibration's interval
-            mr = [x for x in [m] + mb if x is not None] if m is not None else []
-            mlo, mhi = (min(mr), max(mr)) if mr else (None, None)
+        mcounts = " ".join("%s %s" % (n, "/".join("%.0f" % p["ios"].get(n, 0) for p in mps))
+                           for n in pn) if mps else "-"
+        for label, by, vals, m, d, q, mr in rows:
             if any(v is None for v in vals):
                 verdict = "no figure"
-                lo = hi = plo = phi = None
+                plo = phi = None
             else:
-                lo, hi = min(vals), max(vals)
                 plo, phi = interval(vals)
                 # widened by the figure's resolution at each end; no
                 # figure here is below 0
@@ -1045,31 +1078,25 @@ def compare(case, kruns, mres, fails, lines, scoped=None, mbounds=(), late=None,
                 if m is None:
                     verdict = "**outside**"
                 else:
-                    verdict = "within" if mlo <= phi and plo <= mhi else "**outside**"
+                    verdict = "within" if plo <= m <= phi else "**outside**"
                     if verdict != "within" and late_tail and label == "p99 us" and \
-                            mlo <= phi and plo <= mhi + late:
+                            m <= phi and plo <= m + late:
                         verdict = "within (host timer)"
-            mtxt = fmt(m, d)
-            if mlo is not None and fmt(mlo, d) != fmt(mhi, d):
-                mtxt += " (%s..%s)" % (fmt(mlo, d), fmt(mhi, d))
-            if case.calibrate:
-                verdict = "calibration"
-            elif getattr(case, "diagnostic", False):
-                verdict = "diagnostic (%s)" % verdict.strip("*")
+            if getattr(case, "diagnostic", False):
+                by = "diagnostic"
             elif pattern:
-                verdict = "out of scope (%s: tick pattern)" % verdict.strip("*")
-            elif timer_tail and label == "p99 us":
-                verdict = "out of scope (%s: host timer)" % verdict.strip("*")
-            elif cpu_tail and label == "p99 us":
-                verdict = "out of scope (%s: CPU spread)" % verdict.strip("*")
-                if scoped is not None:
-                    scoped.append(ph)
+                by = "tick pattern"
+            if by != "kernel":
+                verdict = "reported (%s)" % verdict.strip("*")
+                if by == "CPU spread" and scoped is not None and label == "p99 us":
+                    scoped.append(spread_of(ph, krs, mk))
             elif verdict == "**outside**":
-                fails.append("%s %s: mpsim %s, kernel %s..%s" % (ph, label, mtxt, fmt(plo, d), fmt(phi, d)))
-            lines.append("| %s | %s | %s | %s..%s | %s..%s | %s | %s |" % (
-                ph, label, " ".join(fmt(v, d) for v in vals), fmt(lo, d), fmt(hi, d),
-                fmt(plo, d), fmt(phi, d), mtxt, verdict))
-        lines.append("| %s | I/Os per path | %s | | | %s | |" % (ph, counts, mcounts))
+                fails.append("%s %s: mpsim %s, kernel %s..%s" % (ph, label, fmt(m, d),
+                                                                 fmt(plo, d), fmt(phi, d)))
+            lines.append("| %s | %s | %s | %s | %s..%s | %s | %s | %s |" % (
+                ph, label, by, " ".join(fmt(v, d) for v in vals), fmt(plo, d), fmt(phi, d),
+                " ".join(fmt(x, d) for x in mr) or "-", fmt(m, d), verdict))
+        lines.append("| %s | I/Os per path | | %s | | %s | | |" % (ph, counts, mcounts))
         # the pattern of flushes each run kept: jiffies per bio on each
         # delayed path, from its dm-delay device's own accounting
         jn = [n for n in pn if all(n in r.get("jiffies", {}) for r in krs)]
@@ -1078,15 +1105,17 @@ def compare(case, kruns, mres, fails, lines, scoped=None, mbounds=(), late=None,
             kj = " ".join("%s %s" % (n, "/".join("%.2f" % r["jiffies"][n] for r in krs))
                           for n in jn)
             mjt = " ".join("%s %.2f" % (n, mj[n]) for n in jn if n in mj) or "-"
-            lines.append("| %s | jiffies per bio | %s | | | %s | reported |" % (ph, kj, mjt))
+            lines.append("| %s | jiffies per bio | | %s | | | %s | reported |" % (ph, kj, mjt))
             if pattern and mixed is not None:
                 mixed.append("%s: kernel %s, mpsim %s" % (ph, kj, mjt))
         # how busy the phase kept the guest's one CPU (read_stat,
-        # phase_busy): a diagnosis of where UML's CPU, not the paths, set the pace
+        # phase_busy), beside mpsim's IOPS times the CPU time per I/O it
+        # was given: where UML's CPU, not the paths, set the pace
         if all(r.get("busy") is not None for r in krs):
-            lines.append("| %s | CPU busy | %s | | | %s | reported |" % (
+            lines.append("| %s | CPU busy | | %s | | %s | %s | reported |" % (
                 ph, " ".join("%.2f" % r["busy"] for r in krs),
-                "-" if not mk or mk.get("busy") is None else "%.2f" % mk["busy"]))
+                " ".join("-" if p.get("busy") is None else "%.2f" % p["busy"] for p in mps)
+                or "-", "-" if not mk or mk.get("busy") is None else "%.2f" % mk["busy"]))
 
 
 # ---------------------------------------------------------------- commands
@@ -1105,103 +1134,41 @@ def parse_grid(path, repeats):
             opts = []
             flags = set()
             rep = repeats
-            cal_name = ""
-            base = None
-            wake = None
-            sleep = None
             mixed = set()
             for o in w[3:]:
-                m = re.fullmatch(r"(calibrate|cpu)(?:=([A-Za-z0-9_-]+))?", o)
-                b = re.fullmatch(r"(base|wake|sleep)=([A-Za-z0-9_-]*)", o)
-                if m:
-                    flags.add(m.group(1))
-                    cal_name = m.group(2) or ""
-                elif b and b.group(1) == "base":
-                    base = b.group(2)
-                elif b and not b.group(2):
-                    raise BadInput("%s:%d: %s: names no calibration" % (path, n, o))
-                elif b and b.group(1) == "wake":
-                    wake = b.group(2)
-                elif b:
-                    sleep = b.group(2)
-                elif o in ("jitter", "diagnostic", "bursts"):
+                if o in ("jitter", "diagnostic"):
                     flags.add(o)
                 elif re.fullmatch(r"mixed=[A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*", o):
                     mixed = set(o[6:].split(","))
                 elif o.startswith("repeats="):
                     rep = max(repeats, int(o[8:]))
-                else:
+                elif o.startswith("--"):
                     opts.append(o)
+                else:
+                    raise BadInput("%s:%d: %s: not a flag of the grid (jitter, diagnostic, "
+                                   "mixed=, repeats=) nor an mpsim --option" % (path, n, o))
             job = None if w[2] == "-" else os.path.join(d, w[2])
             c = Case(w[0], os.path.join(d, w[1]), job, opts, rep)
-            c.calibrate = "calibrate" in flags
-            c.cpu = "cpu" in flags
             c.jitter = "jitter" in flags
             c.diagnostic = "diagnostic" in flags
             c.mixed = mixed
             if mixed - set(c.jobnames):
                 raise BadInput("%s:%d: mixed=%s: the job file has no phase %s" % (
                     path, n, ",".join(sorted(mixed)), ", ".join(sorted(mixed - set(c.jobnames)))))
-            c.cal_name = cal_name
-            c.cal_base = base
-            c.cal_wake = wake
-            c.cal_sleep = sleep
-            c.bursts = "bursts" in flags
-            if c.calibrate and c.cpu:
-                raise BadInput("%s:%d: a case is calibrate or cpu, not both" % (path, n))
-            if base is not None and not c.calibrate:
-                raise BadInput("%s:%d: base=%s: only a calibrate case has a base" % (path, n, base))
-            if wake is not None and not c.cpu:
-                raise BadInput("%s:%d: wake=%s: only a cpu case takes one" % (path, n, wake))
-            if sleep is not None and not c.cpu:
-                raise BadInput("%s:%d: sleep=%s: only a cpu case takes one" % (path, n, sleep))
-            if c.bursts and (not c.calibrate or base is None):
-                raise BadInput("%s:%d: bursts: only a calibrate case with a base is one"
-                               % (path, n))
             cases.append(c)
-    names = {c.cal_name for c in cases if c.calibrate}
-    for c in cases:
-        for what, name in (("base", c.cal_base), ("wake", c.cal_wake),
-                           ("sleep", c.cal_sleep)):
-            if name is not None and name not in names:
-                raise BadInput("%s: %s: %s=%s, but no case is calibrate%s" % (
-                    path, c.name, what, name, "=" + name if name else ""))
-    for c in cases:
-        if c.cpu and c.cal_name not in names:
-            raise BadInput("%s: %s: cpu%s, but no case is calibrate%s" % (
-                path, c.name, "=" + c.cal_name if c.cal_name else "",
-                "=" + c.cal_name if c.cal_name else ""))
     return cases
 
 
 def select_cases(cases, globs):
     """The cases whose names match one of the comma-separated shell
-    patterns, in the grid's order, with the calibration cases when a case
-    chosen needs them (`cpu`): the calibration is measured in the same boot
-    as the cases it serves."""
+    patterns, in the grid's order."""
     pats = [g.strip() for g in globs.split(",")]
     if not all(pats):
         raise BadInput("--cases=%s: an empty pattern" % globs)
     for g in pats:
         if not any(fnmatch.fnmatchcase(c.name, g) for c in cases):
             raise BadInput("--cases=%s: no case of the grid matches '%s'" % (globs, g))
-    chosen = [c for c in cases if any(fnmatch.fnmatchcase(c.name, g) for g in pats)]
-    def name(c):
-        return getattr(c, "cal_name", "")
-
-    def base(c):
-        return getattr(c, "cal_base", None)
-    need = {name(c) for c in chosen if c.cpu or c.calibrate}
-    need |= {c.cal_wake for c in chosen if getattr(c, "cal_wake", None)}
-    need |= {c.cal_sleep for c in chosen if getattr(c, "cal_sleep", None)}
-    # and the calibration each of those is measured from (base=)
-    while True:
-        more = {base(c) for c in cases if c.calibrate and name(c) in need
-                and base(c) is not None} - need
-        if not more:
-            break
-        need |= more
-    return [c for c in cases if c in chosen or (c.calibrate and name(c) in need)]
+    return [c for c in cases if any(fnmatch.fnmatchcase(c.name, g) for g in pats)]
 
 
 def kernel_runs(cases, build, extra_modules, nboots, run):
@@ -1245,8 +1212,7 @@ def kernel_runs(cases, build, extra_modules, nboots, run):
             # round by round: every case's first run, then every case's
             # second..., so that the host's load, which sets the pace of
             # the CPU-bound phases, changes across a case's repeats (its
-            # spread) and across the calibration's, not between one case
-            # and the next
+            # spread), not between one case and the next
             items = boot_runs(cases, cis, nboots)[b]
             if not items:
                 continue
@@ -1347,173 +1313,103 @@ def kernel_runs(cases, build, extra_modules, nboots, run):
 def judge(cases, kern, gerr, build, mpsim):
     """mpsim beside the kernel's runs (kernel_runs), case by case: a dict
     of fails (what is outside, or failed), failing ({case index: its
-    fails} for each case with a figure outside), lines (the table's rows), notes, lates,
-    scoped, mixed and spread (the notes under the table)."""
+    fails} for each case with a figure outside), lines (the table's rows),
+    notes, lates, scoped, mixed and steal (the notes under the table).
+
+    Each kernel run's phases measured their own CPU time per I/O
+    (phase_costs); mpsim is run once per kernel run with that run's, and
+    its figure is the mean of those runs, judged as one more run of the
+    kernel (compare)."""
     fails = []
     failing = {}
     lines = []
     notes = []
-    cals = {}          # calibration name: calibration()
-    bounds = {}        # calibration name: its ends (cal_bounds)
-    wakes = {}         # wake calibration's name: its wake_cpu, and at its ends
     scoped = []        # phases whose p99 is CPU-paced (cpu_paced_p99)
     mixed = []         # the grid's mixed= phases, with their jiffies per bio
-    spread = {}        # the calibration's p99/mean per depth
-    busy = {}          # a bursts calibration's name: its CPU busy (median)
-    sleepers = {}      # a case marked sleep=: the phases that take it
-    # the calibrations first, wherever the grid lists them: every case
-    # needs one; and one measured from another (base=) after that one
-    # and the `jitter` cases before the others, which take from them how
-    # late the host timer made a p99 (host_late)
-    order = sorted(range(len(cases)),
-                   key=lambda i: (not cases[i].calibrate, cases[i].cal_base is not None,
-                                  not cases[i].jitter))
+    steal = None       # (case, steal_fit) of the first CPU-bound phase at depth 1
+    # the `jitter` cases before the others, which take from them how late
+    # the host timer made a p99 (host_late)
+    order = sorted(range(len(cases)), key=lambda i: not cases[i].jitter)
     lates = []         # the jitter cases' p99s past mpsim's, per run
     for ci in order:
         c = cases[ci]
         if ci in gerr:
             fails.append("%s: kernel: %s" % (c.name, gerr[ci]))
-            lines.append("| %s | kernel: %s | | | | | |" % (c.name, gerr[ci]))
+            lines.append("| %s | kernel: %s | | | | | | |" % (c.name, gerr[ci]))
             continue
         kruns = kern[ci]
         table = c.ktable
-        devs = c.kdevs
+        devs = c.kdevs if table else {}
         if c.table and not table:
             fails.append("%s: kernel: no table recorded" % c.name)
             continue
-        if c.calibrate and c.bursts:
+        costs = None
+        if user_cpu(c):
+            notes.append("`%s`: mpsim runs the CPU time its options give, not the one measured"
+                         % c.name)
+        else:
             try:
-                wargs = (mpsim, c, table, devs if table else {},
-                         os.path.join(build, "mpsim-work", "%03d-base" % ci),
-                         kruns, cals.get(c.cal_base))
-                cals[c.cal_name], bounds[c.cal_name] = burst_calibration(*wargs)
+                costs = phase_costs(c, kruns)
             except ValueError as e:
                 fails.append("%s: %s" % (c.name, e))
-            busy[c.cal_name] = median_busy(kruns, 0)
-            if cals.get(c.cal_name):
-                who = []
-                for i, x in enumerate(cases):
-                    if x.cal_sleep == c.cal_name and i in kern:
-                        sleepers[i] = sleeping_phases(x, kern[i], busy[c.cal_name])
-                        who += ["%s/%s" % (x.name, x.jobnames[k]) if x.njobs > 1 else x.name
-                                for k in sleepers[i]]
-                notes.append(burst_note(c.name, c.cal_name, cals[c.cal_name], len(kruns),
-                                        busy[c.cal_name], who))
-        elif c.calibrate and c.cal_base is not None:
-            try:
-                wargs = (mpsim, c, table, devs if table else {},
-                         os.path.join(build, "mpsim-work", "%03d-base" % ci),
-                         kruns, cals.get(c.cal_base))
-                cals[c.cal_name], bounds[c.cal_name] = wake_calibration(*wargs, ends=True)
-                wakes[c.cal_name] = wake_cpu(cals[c.cal_base], cals[c.cal_name],
-                                             bounds[c.cal_name])
-            except ValueError as e:
-                fails.append("%s: %s" % (c.name, e))
-            if cals.get(c.cal_name):
-                bname = next(x.name for x in cases if x.calibrate and x.cal_name == c.cal_base
-                             and x.cal_base is None)
-                who = []
-                if any(x.cpu and x.cal_name == c.cal_name for x in cases):
-                    who.append("the cases marked cpu=%s get `%s`" % (
-                        c.cal_name, " ".join(cpu_opts(*cals[c.cal_name][1][:2]))))
-                if any(x.cal_wake == c.cal_name for x in cases):
-                    who.append("every phase of the cases marked wake=%s gets `--wake_cpu=%.1fus`"
-                               % (c.cal_name, wakes[c.cal_name][0]))
-                who = " and ".join(who) or "no case takes it"
-                notes.append(wake_note(c.name, bname, cals[c.cal_name], len(kruns),
-                                       who[0].upper() + who[1:]))
-        elif c.calibrate:
-            try:
-                cals[c.cal_name] = calibration(kruns, c.depths)
-                bounds[c.cal_name] = cal_bounds(kruns, c.depths, cals[c.cal_name])
-            except ValueError as e:
-                fails.append("%s: %s" % (c.name, e))
-            if cals.get(c.cal_name):
-                notes.append(calibration_note(c.name, cals[c.cal_name], len(kruns),
-                                             "cpu=" + c.cal_name if c.cal_name else "cpu"))
-                if min(c.depths) == 1:
-                    notes.append(steal_note(c.name, steal_fit(kruns, c.depths.index(1))))
-
-        def extra(k, c=c, ci=ci, end=None):
-            # end: 0 or 1 for that end of the calibration's interval
-            def get(name):
-                if end is None or name not in bounds:
-                    return cals.get(name)
-                return bounds[name][end]
-            cal = get(c.cal_name)
-            if not (c.cpu or c.calibrate) or not cal:
-                return []
-            # a phase where the guest sleeps between bursts (at depth 1,
-            # or its CPU as idle as the bursts calibration's): the costs
-            # of a burst after a sleep, wake-ups and all
-            # (burst_calibration), and no wake_cpu on top of them
-            if c.cal_sleep is not None and k in sleepers.get(ci, ()) and get(c.cal_sleep):
-                s, cc, _ = get(c.cal_sleep)[1]
-                return cpu_opts(s, cc)
-            d, (s, cc, _) = cal_for(cal, c.depths[k])
-            if d != c.depths[k] and end is None:
-                notes.append("`%s`: no calibration at depth %d; that of depth %d is used"
-                             % (c.name, c.depths[k], d))
-            # the loop after the guest slept (wake_calibration): mpsim
-            # adds it wherever its CPU was idle, at every depth
-            if c.cal_wake is not None and c.cal_wake in wakes:
-                w = wakes[c.cal_wake]
-                return cpu_opts(s, cc) + ["--wake_cpu=%.1fus" % (w[0] if end is None
-                                                                 else w[1][end])]
-            return cpu_opts(s, cc)
+                lines.append("| %s | kernel: %s | | | | | | |" % (c.name, e))
+                continue
+            notes.append(costs_note(c, costs))
+        c.cpu = costs is not None
         work = os.path.join(build, "mpsim-work", "%03d" % ci)
         os.makedirs(work, exist_ok=True)
-        mres, cmd = mpsim_case(mpsim, c, table, devs if table else {}, work, extra)
-        mfig = None
-        if isinstance(mres, str):
-            if not c.calibrate:
-                fails.append("%s: mpsim: %s" % (c.name, mres))
-            notes.append("`%s`: mpsim: %s" % (c.name, mres))
-        else:
-            mfig, w = mres
-            if w:
-                notes.append("`%s`: %s" % (c.name, w.splitlines()[0]))
-        # a case through a delay ends its runtime on ticks: mpsim's figures
-        # are taken at each kernel run's start in the tick, measured from
-        # its runtime (TICK_GRID, measured_starts)
-        picks = None
-        delayed = mfig and not c.calibrate and any(path_delayed(p) for p in c.paths)
-        if delayed:
-            mfig, picks = figs_at_starts(mpsim, c, table, devs, work, extra, kruns, mfig, fails)
-            if picks:
-                notes.append(starts_note(c, picks))
-            # and the pattern of flushes it kept, at its own start
-            for ph, jf in zip(mfig, mpsim_jiffies(mpsim, c, table, devs if table else {},
-                                                  work, extra)):
+        mfig, per, cmd, w = mpsim_for_runs(mpsim, c, table, devs, work, kruns, costs)
+        if isinstance(mfig, str):
+            fails.append("%s: mpsim: %s" % (c.name, mfig))
+            notes.append("`%s`: mpsim: %s" % (c.name, mfig))
+            mfig = per = None
+        elif w:
+            notes.append("`%s`: %s" % (c.name, w.splitlines()[0]))
+        if mfig and any(path_delayed(p) for p in c.paths):
+            # the pattern of flushes it kept, at its own start
+            for ph, jf in zip(mfig, mpsim_jiffies(mpsim, c, table, devs, work,
+                                                  mean_costs(costs))):
                 ph["jiffies"] = jf
-        # mpsim's figure again at each end of the calibration's interval
-        mb = []
-        if mfig and not c.calibrate and c.cpu:
-            for end in (0, 1):
-                ex = (lambda k, end=end: extra(k, end=end))
-                if picks:
-                    r, _ = figs_at_starts(mpsim, c, table, devs, work, ex, kruns, None, fails,
-                                          picks)
-                else:
-                    r, _ = mpsim_case(mpsim, c, table, devs if table else {}, work, ex)
-                    if isinstance(r, str):
-                        fails.append("%s: mpsim: %s" % (c.name, r))
-                        r = None
-                    else:
-                        r = r[0]
-                if r:
-                    mb.append(r)
-        if c.jitter and not c.calibrate and mfig:
+        if c.jitter and mfig:
             lates += host_late(kruns, mfig)
+        if steal is None:
+            for k in range(c.njobs):
+                if c.depths[k] == 1 and cpu_bound([r[k] for r in kruns]) and \
+                        not any(path_delayed(p) for p in c.paths):
+                    steal = ("%s/%s" % (c.name, c.jobnames[k]), steal_fit(kruns, k))
+                    break
         nf = len(fails)
-        compare(c, kruns, mfig, fails, lines, scoped, mb, max(lates) if lates else None, mixed)
+        compare(c, kruns, mfig, fails, lines, scoped, late=max(lates) if lates else None,
+                mixed=mixed, per=per)
         if len(fails) > nf:
             failing[ci] = fails[nf:]
-        if c.calibrate and not c.cal_name:
-            spread = cpu_spread(kruns, c.depths, mfig)
-        notes.append("`%s`: `mpsim %s`" % (c.name, " ".join(shlex.quote(rel(x)) for x in cmd[1:])))
+        if cmd:
+            notes.append("`%s`: `mpsim %s`" % (c.name, " ".join(shlex.quote(rel(x))
+                                                                for x in cmd[1:])))
     return dict(fails=fails, failing=failing, lines=lines, notes=notes, lates=lates,
-                scoped=scoped, mixed=mixed, spread=spread)
+                scoped=scoped, mixed=mixed, steal=steal)
+
+
+def figure_counts(lines):
+    """The kinds of figure the table's rows show (their `set by`), and a
+    line counting them: checked, within and outside; reported, by kind."""
+    checked = within = 0
+    by = {}
+    for ln in lines:
+        w = [x.strip() for x in ln.strip("|").split("|")]
+        if len(w) < 8 or not w[2]:
+            continue
+        if w[2] == "kernel":
+            checked += 1
+            within += w[7].startswith("within")
+        else:
+            by[w[2]] = by.get(w[2], 0) + 1
+    rep = sum(by.values())
+    return set(by) | ({"kernel"} if checked else set()), (
+        "%d figures: %d checked, %d within, %d outside; %d reported%s." % (
+            checked + rep, checked, within, checked - within, rep,
+            " (%s)" % ", ".join("%d %s" % (by[k], k) for k, _ in SET_BY if k in by)
+            if by else ""))
 
 
 def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1, second=False):
@@ -1533,7 +1429,7 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1, secon
     j = judge(cases, kern, gerr, build, mpsim)
     looked = []
     if second:
-        looked = [ci for ci in j["failing"] if not cases[ci].calibrate]
+        looked = list(j["failing"])
     if looked:
         reps = "/".join(sorted({str(cases[ci].repeats) for ci in looked}))
         note("a second look: %s outside after %s runs; %s runs more on %d fresh boots" % (
@@ -1554,39 +1450,41 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1, secon
                                     [f for ci in looked for f in first["failing"][ci]],
                                     {cases[ci].name: len(kern.get(ci, [])) for ci in looked}))
     fails, lines, notes = j["fails"], j["lines"], j["notes"]
-    lates, scoped, mixed, spread = j["lates"], j["scoped"], j["mixed"], j["spread"]
+    lates, scoped, mixed, steal = j["lates"], j["scoped"], j["mixed"], j["steal"]
+    kinds, tally = figure_counts(lines)
     out = []
     out.append("# %s\n" % title)
     out.append("Kernel: Debian user-mode-linux %s (HZ=100, one CPU); mpsim `--kernel=%s --hz=100`. "
-               "Each kernel case ran %s times from a fresh table%s%s. mpsim's figure is taken as one "
-               "more run: it is within when it lies in the repeats' 95 %% prediction interval, "
-               "mean ± t(0.975, n−1)·sd·√(1+1/n) (4.97 sd for 3 runs), widened by the figure's "
-               "resolution: one I/O (1/runtime in IOPS, 1/I/Os in a share), one bucket of fio's "
-               "histogram in a p99 (1/64 of its power of two: fio prints a percentile as its "
-               "bucket's middle), as printed. "
-               "min..max is shown too, but three runs' min..max holds a fourth run of the "
-               "same kernel only half the time. `CPU busy` rows are reported, not checked: "
-               "the share of the guest CPU's time a phase kept busy (time up less time idle and in iowait, from "
+               "Each kernel case ran %s times from a fresh table%s%s. "
+               "Each phase of each kernel run measured its own CPU time per I/O (the guest's "
+               "busy time over its I/Os), and mpsim ran once per kernel run, given that run's "
+               "(notes); mpsim's figure is the mean of those runs, each shown in `mpsim, "
+               "each run`. The verdict: every figure the kernel's logic sets (`kernel`) must "
+               "lie in the 95 %% prediction interval of the kernel's runs, mean ± "
+               "t(0.975, n−1)·sd·√(1+1/n) (4.97 sd for 3 runs), widened by the figure's "
+               "resolution: one I/O (1/runtime in IOPS, 1/I/Os in a share), one bucket of "
+               "fio's histogram in a p99 (1/64 of its power of two: fio prints a percentile "
+               "as its bucket's middle). Figures the host sets are reported, with what shows "
+               "it (the notes below the table). `CPU busy` is the share of the guest CPU's "
+               "time a phase kept busy (time up less time idle and in iowait, from "
                "/proc/uptime and /proc/stat, less what one snapshot's process costs), beside "
-               "mpsim's IOPS times its CPU time per I/O. A case given a calibration is run "
-               "by mpsim at the calibration's median and at each end of its interval (its "
-               "fastest and slowest runs, which hold the median with 94 %% probability for 5 "
-               "runs): where they differ, mpsim's figure is printed with its range, and it is "
-               "within when that range meets the kernel's interval. A case through a delay "
-               "ends its I/Os on ticks, so where in the tick a phase starts moves its figures: "
-               "mpsim runs each phase at starts 0 to 9.75 ms after its own, every 0.25 ms, and its "
-               "figure is the "
-               "mean, over the kernel's runs, of its figures at the start where that run's "
-               "runtime (fio's job_runtime, to its last reap, after a tick) ends in the tick "
-               "as mpsim's does (notes: each run's start)."
+               "mpsim's IOPS times the CPU time per I/O it was given. A case through a delay "
+               "ends its I/Os on ticks, so where in the tick a phase starts moves its "
+               "figures: mpsim runs each phase at starts 0 to 9.75 ms after its own, every "
+               "0.25 ms, and beside each kernel run takes its figures at the start where that "
+               "run's runtime (fio's job_runtime, to its last reap, after a tick) ends in "
+               "the tick as mpsim's does (notes: each run's start)."
                % (uml_release(), KERNEL, "/".join(sorted({str(c.repeats) for c in cases})),
                   (", its runs in %d boots in turn (run r in boot r mod %d: runs in one boot "
                    "agree more closely than runs in different boots)" % (nboots, nboots))
                   if nboots > 1 else "",
                   " (those of the second look twice as many: notes)" if looked else ""))
     out.append("")
-    out.append("| case | figure | kernel, each run | min..max | 95 % prediction | mpsim | |")
-    out.append("|---|---|---|---|---|---|---|")
+    out.append(tally)
+    out.append("")
+    out.append("| case | figure | set by | kernel, each run | 95 % prediction | mpsim, each run "
+               "| mpsim | |")
+    out.append("|---|---|---|---|---|---|---|---|")
     out += lines
     out.append("")
     out.append("Guest run time: %.0f s for %d case runs." % (t, n))
@@ -1595,15 +1493,19 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1, secon
         out.append("The guest's tick against the clock fio reads, over each fio process "
                    "(HZ=100: 100 jiffies a second): " + "; ".join(ticks) + ".")
     out.append("")
+    out.append(set_by_note(kinds))
+    out.append("")
     for x in notes:
         out.append("- " + x)
-    if any("host timer" in ln for ln in lines):
+    if steal:
+        out.append("- " + steal_note(*steal))
+    if "host timer" in kinds or any("within (host timer)" in ln for ln in lines):
         out.append("")
         out.append(jitter_note(lates))
     if scoped:
         out.append("")
-        out.append(cpu_note(spread))
-    if any("tick pattern" in ln for ln in lines):
+        out.append(cpu_note(scoped))
+    if "tick pattern" in kinds:
         out.append("")
         out.append(mixed_note(mixed))
     if fails:
@@ -1653,19 +1555,9 @@ def boot_runs(cases, cis, nboots):
             for b in range(nboots)]
 
 
-def median_runs(vals):
-    """The indices of vals' median: one of an odd count, the two middle
-    ones of an even count."""
-    o = sorted(range(len(vals)), key=lambda i: vals[i])
-    n = len(o)
-    if not n:
-        raise ValueError("no runs")
-    return [o[n // 2]] if n % 2 else [o[n // 2 - 1], o[n // 2]]
-
-
 def steal_fit(kruns, k):
-    """The time UML's host steals from its CPU, from the calibration's
-    phase k at depth 1: (LEN, GAP) in us for mpsim's `steal = exp:LEN
+    """The time UML's host steals from its CPU, from a CPU-bound phase k
+    at depth 1 on paths of no delay (judge takes the grid's first): (LEN, GAP) in us for mpsim's `steal = exp:LEN
     every exp:GAP`, the mean length of a stolen stretch and the mean
     working time of the CPU between two; None where the tail shows none.
     Reported (steal_note), not given to mpsim.
@@ -1680,11 +1572,8 @@ def steal_fit(kruns, k):
     from the 99.9th on (1 I/O in 1000, 2000 and 10000) are
     such points in every run: the line through all runs' (x - m,
     ln(1 - percentile)) has slope -1/LEN and meets x = m at ln(m/GAP),
-    m the runs' mean.  The kernel runs of four three-boot runs of
-    live-check gave 4.37 ms every 180 ms of the CPU's work, 4.35 every
-    181, 4.38 every 204 and 1.35 every 60 (2.1-2.4 % of it) from the
-    libaio calibration: the share is measured well, its parts less so.
-    Tails that do not fall (a slope of 0 or more, or fewer than two
+    m the runs' mean.  The share of the CPU's time it gives is measured
+    well, its parts (LEN, GAP) less so.  Tails that do not fall (a slope of 0 or more, or fewer than two
     distinct points past the mean) show no stretch apart from the I/Os'
     own spread: None."""
     pts = []
@@ -1710,264 +1599,161 @@ def stolen(steal):
     return steal[0] / (steal[0] + steal[1]) if steal else 0.0
 
 
-def calibration(kruns, depths):
-    """UML's CPU time per I/O at each depth of the calibration case:
-    {depth: (submit_us, complete_us, per_io_us)}, from kruns (per run, per
-    phase: fio's iops and mean latency in us).
+# A phase whose CPU was busy at least this share of its time (the median
+# of its runs) gives mpsim its busy time over its I/Os; one that idled
+# more gives fio's own figures (phase_costs): the guest's background
+# alone kept UML's CPU 3-20 % busy in phases of few I/Os.
+CPU_MEASURED = 0.25
 
-    Each phase is CPU-bound: the paths end each bio inside submit_bio, so
-    UML's one CPU does nothing but this job's I/Os, T = 1/IOPS apart.  fio
-    (3.33, the grid's options) takes one I/O per io_submit and, as
-    iodepth_batch_complete_max defaults to _min, 1, one completion per
-    io_getevents, at any depth (strace: 2000 io_submit and 1986
-    io_getevents for 2000 I/Os at depth 16): each I/O costs the same calls.
-    T is measured at each depth the grid uses all the same, as the
-    kernel's figure, not this account of it, is what mpsim must meet; and
-    it differed (idle host, one boot: 310-330 us at depth 1, 350-380 at 16).
 
-    fio's latency L runs from an I/O's start stamp to the stamp after the
-    io_getevents that reaped it.  The rest of T at depth 1, T - L, is fio's
-    own loop after a reap up to the next start stamp: mpsim's complete_cpu
-    on a synchronous device, outside the latency as in fio, and the rest of
-    T at each depth is its submit_cpu.  The loop is taken at the lowest
-    depth only: at depth d Little's law gives it as d*T - L, which agreed
-    on an idle host (138 us at depth 16, 133-139 at depth 1), but a 2 s
-    phase of a few hundred I/Os at depth 64 (a loaded host) holds too few
-    cycles for it (it came out above T).
+def job_think_us(opts, where):
+    """fio's thinktime per I/O of a job, in us (thinktime, in us unless
+    given a unit, after every thinktime_blocks I/Os, 1 by default): a
+    pause of the job's own, outside its latency, which fio's loop does
+    not spend on the CPU."""
+    t, blocks = 0.0, 1
+    for k, v in opts:
+        if k == "thinktime" and v is not None:
+            m = re.fullmatch(r"(\d+)(us|ms|s)?", v.strip())
+            if not m:
+                raise BadInput("%s: thinktime=%s: whole us, ms or s" % (where, v))
+            t = int(m.group(1)) * {None: 1, "us": 1, "ms": 1000, "s": 1000000}[m.group(2)]
+        elif k == "thinktime_blocks" and v is not None:
+            try:
+                blocks = max(int(v), 1)
+            except ValueError:
+                raise BadInput("%s: thinktime_blocks=%s: not a whole number" % (where, v))
+    return t / blocks
 
-    Robust: the run of the median T, as one run on a shared host can be 2.5
-    times slower than the others; of an even number of runs, the mean of
-    the two middle ones.  A phase without I/O is an error."""
-    per = {}
-    for k, d in enumerate(depths):
-        if d in per:
-            continue   # the first phase of a depth: the grid's cases start there
-        runs = []
+
+def phase_costs(case, kruns):
+    """Each kernel run's CPU time per I/O in each of its phases, as mpsim
+    takes it: [per run: [per phase: (submit_us, complete_us, per_io_us)]].
+
+    complete_us is fio's loop outside its latency, from the stamp after a
+    reap to the next I/O's start stamp (mpsim's complete_cpu lies outside
+    the latency, its submit_cpu inside).  At depth d each of the d I/Os in
+    flight spends its latency L and then that loop, so d/IOPS = L + loop
+    (Little's law): at depth 1 the loop is CPU work alone and the formula
+    exact; at a higher depth it also counts the wait for the CPU behind
+    other reaps.  So it is taken at the case's lowest depth in the same
+    run (the same boot and table, seconds before), and kept within each
+    phase's time per I/O: fio's figures do not separate it elsewhere.
+
+    per_io, where the phase kept UML's one CPU busy at least CPU_MEASURED
+    of its time: the guest's busy time over the phase (read_group's
+    cpu_s: time up less idle and iowait, less one snapshot's own cost)
+    over fio's I/Os.  It holds everything the CPU did for them, fio's
+    loop, the system calls, dm, the completions, the work after a sleep,
+    and whatever the host took from the CPU while the guest counted it
+    busy; so mpsim's CPU is busy as the kernel's was, and CPU-bound where
+    it was.  submit_us is the rest, inside the latency.
+
+    A phase that left its CPU idle most of the time measures the guest's
+    background more than its I/Os: the tick's handling and fio's helper
+    thread cost UML 3-20 % of its time as the host's load varies, where
+    15-100 I/Os of a few hundred us each come to 0.2-2 %.  There mpsim
+    is given fio's own figures: the loop, and fio's submission latency
+    (slat: io_submit for libaio; none for a synchronous engine, whose
+    system call is the I/O) as submit_us.  An I/O of such a phase waits
+    for a tick, and what CPU it takes before its device does not change
+    that tick, nor when the next I/O starts, which the loop sets.
+
+    A run whose CPU time could not be read (phase_busy: None) takes the
+    median of the others; a phase with none in any run, or no I/O, is an
+    error."""
+    k0 = min(range(case.njobs), key=lambda k: (case.depths[k], k))
+    d0 = case.depths[k0]
+    think = getattr(case, "think", [0.0] * case.njobs)[k0]
+    per = []
+    for k in range(case.njobs):
+        ts = []
         for r in kruns:
             ph = r[k]
-            if not ph["iops"] or ph["mean"] is None:
-                raise ValueError("calibration phase %d (depth %d): no I/O" % (k, d))
-            t = 1e6 / ph["iops"]
-            runs.append((t, min(max(d * t - ph["mean"], 0.0), t)))
-        mid = median_runs([x[0] for x in runs])
-        per[d] = tuple(sum(runs[i][j] for i in mid) / len(mid) for j in range(2))
-    if not per:
-        raise ValueError("calibration: no phase")
-    c = per[min(per)][1]
-    return {d: (max(t - c, 0.0), min(c, t), t) for d, (t, _) in per.items()}
-
-
-def cal_bounds(kruns, depths, cal):
-    """The calibration at each end of its own interval: (lo, hi), each
-    {depth: (submit_us, complete_us, per_io_us)} as calibration() gives,
-    with the per-I/O time T of the fastest and of the slowest run at that
-    depth.  The calibration takes the median run's T; the least and the
-    greatest of n runs hold the median of the runs' distribution with
-    probability 1 - 2 / 2^n (94 % for 5 runs), so mpsim's figure is known
-    only as well as that.  fio's loop (complete_us) stays the median run's:
-    the slower run's extra time is taken as submission."""
-    lo, hi = {}, {}
-    for d, (s, c, t) in cal.items():
-        k = depths.index(d)
-        ts = [1e6 / r[k]["iops"] for r in kruns if r[k]["iops"]]
-        for out, tb in ((lo, min(ts)), (hi, max(ts))):
-            out[d] = (max(tb - c, 0.0), min(c, tb), tb)
-    return lo, hi
-
-
-def depth1_base(case, base, work, kind):
-    """(submit_us, complete_us) of the base calibration at depth 1, for a
-    calibration measured from it on a case of one phase at depth 1."""
-    if not base:
-        raise ValueError("no base calibration to measure from")
-    if case.njobs != 1 or case.depths[0] != 1:
-        raise ValueError("a %s calibration is one phase at depth 1" % kind)
-    os.makedirs(work, exist_ok=True)
-    return cal_for(base, 1)[1][:2]
-
-
-def wake_calibration(mpsim, case, table, devs, work, kruns, base, ends=False):
-    """fio's loop after the guest has slept, at depth 1: {1: (submit_us,
-    complete_us, per_io_us)}, the base calibration's with its complete_us
-    made longer by what the kernel's mean latency falls short of mpsim's.
-
-    The case is one I/O at a time through a dm-delay, so the guest sleeps
-    until the tick that ends each I/O.  Its latency is the ticks' span less
-    fio's loop from one I/O's completion stamp to the next one's start
-    stamp (the steps from the tick to fio's completion stamp delay the next
-    start stamp alike): mpsim, given the base calibration's loop (measured
-    where fio never sleeps), gives the span less that loop, and each
-    kernel run the span less the loop after a sleep.  The first I/O's
-    latency turns on where in the tick the run began, so each run is set
-    beside mpsim's at its own start (measured_starts), and gives its own
-    loop.  The median run's loop less the base's is the part of the loop
-    that costs more after a sleep, measured in the same boot as the cases
-    it serves, not picked.  The span is mpsim's own tick arithmetic, which
-    the other dm-delay-alone cases check.  With ends, also the calibration
-    at each end of its interval, as cal_bounds gives (lo, hi): the
-    shortest and the longest runs' loops, from the same mpsim runs."""
-    s, c = depth1_base(case, base, work, "wake")
-    means = [r[0]["mean"] for r in kruns]
-    if any(m is None for m in means):
-        raise ValueError("a run without I/O")
-
-    runs = {}
-
-    def fig(loop, i):
-        if (loop, i) not in runs:
-            mres, _ = mpsim_case(mpsim, case, table, devs, work, lambda k: cpu_opts(s, loop),
-                                 TICK_GRID[i])
-            if isinstance(mres, str):
-                raise ValueError("mpsim: " + mres)
-            runs[loop, i] = mres[0][0]
-        return runs[loop, i]
-
-    # each run's start in the tick, measured from its runtime as the
-    # cases' are (measured_starts): the first I/O's latency turns on it
-    picks = measured_starts([r[0]["rt"] for r in kruns],
-                            [fig(c, i)["rt"] for i in range(len(TICK_GRID))])
-
-    def mean(loop, pick):
-        return sum(fig(loop, i)["mean"] for i in pick) / len(pick)
-
-    def loop_for(k, pick):
-        m0 = mean(c, pick)
-        cw = max(c + m0 - k, 0.0)
-        # the first I/O has no loop before it, so the mean moves by a
-        # little less than the loop: one secant step on mpsim's own figures
-        if cw != c:
-            m1 = mean(cw, pick)
-            if m1 != m0:
-                cw = max(cw + (m1 - k) * (cw - c) / (m0 - m1), 0.0)
-        return cw
-    # each run's loop, at its own start: the median run's, and the ends
-    loops = sorted(loop_for(m, p) for m, p in zip(means, picks))
-    mid = median_runs(loops)
-    cw = sum(loops[i] for i in mid) / len(mid)
-    cal = {1: (s, cw, s + cw)}
-    if not ends:
-        return cal
-    return cal, tuple({1: (s, x, s + x)} for x in (loops[0], loops[-1]))
-
-
-def burst_calibration(mpsim, case, table, devs, work, kruns, base):
-    """UML's CPU time per I/O in bursts between sleeps, at depth 1:
-    ({1: (submit_us, complete_us, per_io_us)}, (lo, hi) as cal_bounds
-    gives them), from the base calibration's, moved until mpsim makes the
-    kernel's IOPS and mean latency on the case.
-
-    The case is one I/O at a time on paths that end each bio inside
-    submit_bio, with fio's thinktime putting the guest to sleep between
-    bursts: its mean latency is submit_cpu (fio's start stamp to its reap
-    stamp), and 1/IOPS is submit_cpu + complete_cpu plus the sleeps' share
-    per I/O, which is mpsim's own arithmetic of the job file, the same in
-    both.  So each figure moves one cost by what the kernel's differs from
-    mpsim's, all but the runtime's end, which cuts a burst or a sleep:
-    a step or two more on mpsim's own figures takes that up.  The kernel's
-    run of the median per-I/O time is taken, and at the ends its fastest
-    and its slowest.  What a burst after a sleep costs more (or less) than the
-    awake calibration's loop, wake-ups included, is in those costs; a
-    phase that takes them takes no wake_cpu."""
-    s, c = depth1_base(case, base, work, "burst")
-    runs = []
-    for r in kruns:
-        if not r[0]["iops"] or r[0]["mean"] is None:
-            raise ValueError("a run without I/O")
-        runs.append((1e6 / r[0]["iops"], r[0]["mean"]))
-
-    def figures(sc, cc):
-        mres, _ = mpsim_case(mpsim, case, table, devs, work, lambda k: cpu_opts(sc, cc))
-        if isinstance(mres, str):
-            raise ValueError("mpsim: " + mres)
-        if not mres[0][0]["iops"]:
-            raise ValueError("mpsim: no I/O given %s" % " ".join(cpu_opts(sc, cc)))
-        return 1e6 / mres[0][0]["iops"], mres[0][0]["mean"]
-
-    def costs(t, m):
-        # mpsim's IOPS moves in steps (whole I/Os, and whether the
-        # runtime ends in a burst or a sleep): the closest of a few steps
-        sb, cb, best = s, c, None
-        for _ in range(4):
-            tm, mm = figures(sb, cb)
-            err = max(abs(tm - t) / t, abs(mm - m) / m)
-            if best is None or err < best[0]:
-                best = (err, sb, cb, tm, mm)
-            if err <= 0.001:
-                break
-            s2 = max(sb + m - mm, 0.0)
-            cb = max(cb + (t - tm) - (s2 - sb), 0.0)
-            sb = s2
-        err, sb, cb, tm, mm = best
-        if err > 0.01:
-            raise ValueError("mpsim given %s makes %.1f us per I/O and a mean of %.1f us, "
-                             "not the kernel's %.1f and %.1f" % (
-                                 " ".join(cpu_opts(sb, cb)), tm, mm, t, m))
-        return (sb, cb, sb + cb)
-    mid = median_runs([x[0] for x in runs])
-    t = sum(runs[i][0] for i in mid) / len(mid)
-    m = sum(runs[i][1] for i in mid) / len(mid)
-    return {1: costs(t, m)}, ({1: costs(*min(runs))}, {1: costs(*max(runs))})
-
-
-def burst_note(name, cal_name, cal, nruns, busy, who):
-    """who: the phases that take it (sleeping_phases), as case/phase."""
-    s, c, t = cal[1]
-    return ("Calibration (`%s`, not a check; the median of its %d runs): UML's CPU time per "
-            "I/O in bursts between sleeps, %.1f us (`%s`), its CPU busy %s. %s." % (
-                name, nruns, t, " ".join(cpu_opts(s, c)),
-                "-" if busy is None else "%.2f" % busy,
-                ("These phases get it, and no wake_cpu: the phases at depth 1 of the cases "
-                 "marked sleep=%s, and those whose CPU the kernel kept busy no more than "
-                 "this (sleeping_phases): %s" % (cal_name, ", ".join("`%s`" % w for w in who)))
-                if who else "No case takes it"))
-
-
-def sleeping_phases(case, kruns, busy):
-    """The phases of a case marked sleep=NAME that take NAME's costs (a
-    `bursts` calibration): its phase at depth 1, where the guest sleeps
-    between bursts (hst-0-20: historical-service-time's probe of the slow
-    path puts it to sleep 20-30 ms every hundred I/Os or so, as NAME's job
-    does), and every phase whose CPU the kernel kept busy no more than
-    NAME's runs kept theirs (busy: the median of their CPU busy; here the
-    median of the phase's runs).  A CPU that idles between bursts as much
-    as in NAME or more runs its bursts at NAME's cost: the awake
-    calibration's is that of a CPU that never idles (docs/live.md, a CPU
-    that sleeps).  A phase without the measure takes it at depth 1 only."""
+            if not ph.get("n"):
+                raise ValueError("phase %s: no I/O in a kernel run" % case.jobnames[k])
+            ts.append(ph["cpu_s"] / ph["n"] * 1e6 if ph.get("cpu_s") is not None else None)
+        known = [t for t in ts if t is not None]
+        if not known:
+            raise ValueError("phase %s: the guest's CPU time was not read in any run"
+                             % case.jobnames[k])
+        busy = [r[k]["busy"] for r in kruns if r[k].get("busy") is not None]
+        measured = statistics.median(busy) >= CPU_MEASURED
+        per.append((measured, [statistics.median(known) if t is None else t for t in ts]))
     out = []
-    for k in range(case.njobs):
-        b = median_busy(kruns, k)
-        if case.depths[k] == 1 or (busy is not None and b is not None and b <= busy):
-            out.append(k)
+    for r, run in enumerate(kruns):
+        ph = run[k0]
+        loop = max(d0 * 1e6 / ph["iops"] - ph["mean"] - think, 0.0) \
+            if ph["iops"] and ph["mean"] is not None else 0.0
+        row = []
+        for k, (measured, ts) in enumerate(per):
+            # the busy time over the I/Os bounds what they cost in either case
+            c = min(loop, ts[r])
+            s = ts[r] - c if measured else min(run[k].get("slat") or 0.0, ts[r] - c)
+            row.append((s, c, s + c))
+        out.append(row)
     return out
 
 
-def median_busy(kruns, k):
-    """The median over the runs of phase k's CPU busy (read_group), or
-    None where a run lacks it."""
-    b = [r[k].get("busy") for r in kruns]
-    return statistics.median(b) if b and None not in b else None
+def costs_note(case, costs):
+    """The CPU time per I/O each phase of a case measured, as mpsim is
+    given it."""
+    def us(x):
+        return "%.0f" % x
+    return ("`%s`: CPU time per I/O measured in each phase and run, given to mpsim run by run "
+            "(us, complete_cpu of it: fio's loop outside its latency): %s" % (
+                case.name, "; ".join(
+                    "%s %s" % (case.jobnames[k], "/".join(
+                        "%s (%s)" % (us(run[k][2]), us(run[k][1])) for run in costs))
+                    for k in range(case.njobs))))
 
 
-def wake_cpu(base, cal, ends):
-    """mpsim's wake_cpu from a wake calibration: (the loop after a sleep
-    less the base calibration's loop awake, at depth 1; the same at each
-    end of the wake calibration's interval, as cal_bounds gives them).
-    mpsim charges it to the work that finds its CPU idle, so one I/O at a
-    time through a delay, where every reap follows a sleep, runs as it
-    does with the longer loop as complete_cpu: the calibration's own
-    figures."""
-    awake = cal_for(base, 1)[1][1]
-
-    def extra(c):
-        return max(c[1][1] - awake, 0.0)
-    return extra(cal), (extra(ends[0]), extra(ends[1]))
+def user_cpu(case):
+    """Whether the case's own options set mpsim's CPU time: then mpsim
+    runs the user's model, not the measured one."""
+    return any(o.startswith(("--submit_cpu=", "--complete_cpu=", "--wake_cpu="))
+               for o in case.opts)
 
 
-def wake_note(name, base, cal, nruns, who):
-    s, c, _ = cal[1]
-    return ("Calibration (`%s`, not a check; the median of its %d runs): fio's loop after "
-            "the guest slept, %.1f us, where `%s`'s is measured awake. %s."
-            % (name, nruns, c, base, who))
+def mpsim_for_runs(mpsim, c, table, devs, work, kruns, costs):
+    """mpsim beside each kernel run of case c: the case's phases given that
+    run's own CPU time (costs: phase_costs, or None for no CPU time), and
+    where a path delays, at that run's start in the tick
+    (figs_at_starts).  (the mean over the runs, phase by phase: mpsim's
+    figure; the runs' own; the last command; a warning), or an error
+    string."""
+    delayed = any(path_delayed(p) for p in c.paths)
+    per = []
+    warn = ""
+    cmd = None
+    for r, kr in enumerate(kruns):
+        def extra(k, r=r):
+            return cpu_opts(*costs[r][k][:2]) if costs else []
+        res, cmd = mpsim_case(mpsim, c, table, devs, work, extra)
+        if isinstance(res, str):
+            return res, None, cmd, warn
+        figs, w = res
+        warn = w or warn
+        if delayed:
+            errs = []
+            figs, _ = figs_at_starts(mpsim, c, table, devs, work, extra, [kr], figs, errs)
+            if errs:
+                return errs[0].split(": mpsim: ", 1)[-1], None, cmd, warn
+        per.append(figs)
+    mean = [at_starts({r: per[r][k] for r in range(len(per))}, [[r] for r in range(len(per))])
+            for k in range(c.njobs)]
+    return mean, per, cmd, warn
+
+
+def mean_costs(costs):
+    """extra(k) for the mean of the runs' costs (a diagnosis: jiffies per
+    bio)."""
+    def extra(k):
+        if not costs:
+            return []
+        return cpu_opts(statistics.fmean(r[k][0] for r in costs),
+                        statistics.fmean(r[k][1] for r in costs))
+    return extra
 
 
 # Where in its 10 ms tick (HZ=100) a phase starts, in us after where
@@ -2033,7 +1819,7 @@ def at_starts(figs, picks):
         return sum(xs) / len(xs) if xs else None
 
     def per_run(key):
-        return [mean([figs[i][key] for i in p]) for p in picks]
+        return [mean([figs[i].get(key) for i in p]) for p in picks]
     out = {key: mean(per_run(key)) for key in ("iops", "mean", "p99", "busy", "rt")}
     names = next(iter(figs.values()))["ios"].keys()
     out["ios"] = {n: mean([mean([figs[i]["ios"].get(n, 0) for i in p]) for p in picks])
@@ -2077,23 +1863,14 @@ def starts_note(c, picks):
                                   for k in range(c.njobs))))
 
 
-def cal_for(cal, depth):
-    """(depth, calibration) for a phase of this depth: its own, else the
-    nearest by ratio."""
-    if depth in cal:
-        return depth, cal[depth]
-    import math
-    d = min(cal, key=lambda x: (abs(math.log(x / depth)), x))
-    return d, cal[d]
-
-
 def cpu_opts(s, c):
     return ["--submit_cpu=%.1fus" % s, "--complete_cpu=%.1fus" % c]
 
 
 def steal_note(name, steal):
-    """The time the host stole, as a calibration measured it (steal_fit):
-    reported, not given to mpsim (docs/live.md, stolen time)."""
+    """The time the host stole, as a CPU-bound phase measured it
+    (steal_fit): reported, not given to mpsim (docs/live.md, stolen
+    time): the CPU time per I/O each phase measured holds it already."""
     if not steal:
         return ("`%s`: its latencies at depth 1 show no stretch stolen by the host "
                 "(steal_fit)" % name)
@@ -2102,19 +1879,10 @@ def steal_note(name, steal):
             "(fio's 99.9th to 99.99th percentiles, all runs; steal_fit). Reported: mpsim, "
             "given it as `--steal='exp:%.0fus every exp:%.0fus'`, mixes the tick patterns "
             "at depth 64 as the kernel does, but puts stretches into bursts whose p99 the "
-            "kernel keeps (docs/live.md, stolen time), so the cases are not given it" % (
+            "kernel keeps (docs/live.md, stolen time); each phase's CPU time per I/O, which mpsim "
+            "is given, holds it already" % (
                 name, steal[0] / 1000.0, steal[1] / 1000.0, 100.0 * stolen(steal),
                 steal[0], steal[1]))
-
-
-def calibration_note(name, cal, nruns, mark="cpu"):
-    return ("Calibration (`%s`, not a check; the median of its %d runs at each depth): "
-            "per-I/O CPU time %s. In each phase of the cases marked %s, mpsim gets the "
-            "submit_cpu and complete_cpu of the phase's depth (complete_cpu: fio's loop "
-            "outside its latency, at the lowest depth)."
-            % (name, nruns, "; ".join(
-                "depth %d %.1f us (`%s`)" % (d, t, " ".join(cpu_opts(s, c)))
-                for d, (s, c, t) in sorted(cal.items())), mark))
 
 
 def rel(arg):
