@@ -2,10 +2,15 @@
 # live_unit.py: the parts of live/live.py that need no kernel: reading
 # fio's JSON and the guest's counters, the prediction interval, the CPU
 # calibration's arithmetic, the verdict of each figure, the order of the
-# runs and the choice of cases.  Run by tests/live.sh (python3 -m unittest).
+# runs and the choice of cases; the build cache's rule.  Run by
+# tests/live.sh (python3 -m unittest).
+import contextlib
+import io
 import math
 import os
 import re
+import shutil
+import stat
 import sys
 import tempfile
 import types
@@ -832,6 +837,202 @@ class GuestSnapshots(unittest.TestCase):
         load = c.load_script(3, 1, "/out").splitlines()
         self.assertEqual(load[0], "snap pre-3:1")
         self.assertEqual(load[-1], "snap 3:1:0")
+
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+TWO_PATHS = """[multipath]
+table = 0 65536 multipath 2 queue_mode bio 0 1 1 service-time 0 2 2 a 1 1 b 1 1
+[path a]
+service = sync
+delay = 2
+[path b]
+service = sync
+delay = 20
+[r]
+rw = randread
+iodepth = 4
+runtime = 2s
+"""
+
+
+class Scratch(unittest.TestCase):
+    """A scratch directory of the test's (mode 0700) and the environment
+    as it was, both restored after each test."""
+
+    ENV = ("XDG_CACHE_HOME", "HOME", "TMPDIR", "LIVE_BUILD", "MPSIM", "LINUX_SOURCE",
+           "UML_CONFIG", "UML_RELEASE", "FAKE_LOG")
+
+    def setUp(self):
+        self.tmp = os.path.realpath(tempfile.mkdtemp())
+        self.env = {k: os.environ.get(k) for k in self.ENV}
+        for k in self.ENV:
+            os.environ.pop(k, None)
+        self.cwd = os.getcwd()
+
+    def tearDown(self):
+        os.chdir(self.cwd)
+        for k, v in self.env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def path(self, *names):
+        return os.path.join(self.tmp, *names)
+
+    def refused(self, fn, *args):
+        """fn(*args) refused: status 2 and one "mpsim: live: " line, returned."""
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as cm:
+            fn(*args)
+        self.assertEqual(cm.exception.code, 2)
+        lines = err.getvalue().splitlines()
+        self.assertEqual(len(lines), 1, lines)
+        self.assertTrue(lines[0].startswith("mpsim: live: "), lines[0])
+        return lines[0]
+
+    def mode(self, *names):
+        return stat.S_IMODE(os.lstat(self.path(*names)).st_mode)
+
+
+class BuildCache(Scratch):
+    """The build directory and what is kept in it: directories of ours
+    alone, mode 0700, checked with lstat (no link followed), in
+    directories no other user can write; anything else refused, one line
+    and status 2, before anything is built or run."""
+
+    HINT = "set XDG_CACHE_HOME or LIVE_BUILD to a directory of yours"
+
+    def default(self):
+        return live.build_dir(live.cache_dir(), 2, self.HINT)
+
+    def test_without_home_a_directory_of_our_uid(self):
+        os.environ["TMPDIR"] = self.tmp
+        os.environ["XDG_CACHE_HOME"] = "relative/is/unset"
+        mine = "mpsim-%d" % os.getuid()
+        self.assertEqual(live.cache_dir(), self.path(mine, "live"))
+        self.assertEqual(self.default(), self.path(mine, "live"))
+        for d in ((mine,), (mine, "live"), (mine, "live", "modules"), (mine, "live", "uml-tmp")):
+            self.assertEqual(self.mode(*d), 0o700, d)
+
+    def test_xdg_then_home(self):
+        os.environ["HOME"] = self.path("home")
+        self.assertEqual(live.cache_dir(), self.path("home", ".cache", "mpsim", "live"))
+        os.environ["XDG_CACHE_HOME"] = self.path("xdg")
+        self.assertEqual(self.default(), self.path("xdg", "mpsim", "live"))
+        self.assertEqual(self.mode("xdg"), 0o700)
+
+    def test_a_link_in_place_of_a_cache_directory_is_refused(self):
+        os.environ["TMPDIR"] = self.tmp
+        os.mkdir(self.path("elsewhere"), 0o700)
+        os.symlink(self.path("elsewhere"), self.path("mpsim-%d" % os.getuid()))
+        msg = self.refused(self.default)
+        self.assertIn("mpsim-%d: the build cache is a symbolic link: refused (%s)" % (os.getuid(), self.HINT), msg)
+        self.assertEqual(os.listdir(self.path("elsewhere")), [])
+        os.unlink(self.path("mpsim-%d" % os.getuid()))
+        os.makedirs(self.path("mpsim-%d" % os.getuid()), 0o700)
+        os.symlink(self.path("elsewhere"), self.path("mpsim-%d" % os.getuid(), "live"))
+        self.assertIn("live: the build cache is a symbolic link", self.refused(self.default))
+
+    def test_a_cache_others_can_write_is_refused_one_they_can_read_made_private(self):
+        os.environ["XDG_CACHE_HOME"] = self.tmp
+        os.mkdir(self.path("mpsim"))
+        os.chmod(self.path("mpsim"), 0o777)
+        self.assertIn("mpsim: the build cache is writable by others", self.refused(self.default))
+        os.chmod(self.path("mpsim"), 0o755)
+        self.default()
+        self.assertEqual(self.mode("mpsim"), 0o700)
+
+    def test_a_directory_above_that_others_can_write(self):
+        os.mkdir(self.path("open"))
+        os.chmod(self.path("open"), 0o777)
+        os.environ["XDG_CACHE_HOME"] = self.path("open", "cache")
+        self.assertIn("another user can write %s, which holds the build cache" % self.path("open"),
+                      self.refused(self.default))
+        self.assertFalse(os.path.exists(self.path("open", "cache")))
+        # sticky, as /tmp is: no one can take another's name there
+        os.chmod(self.path("open"), 0o1777)
+        self.assertEqual(self.default(), self.path("open", "cache", "mpsim", "live"))
+
+    def test_the_links_above_are_resolved_once(self):
+        os.mkdir(self.path("real"), 0o700)
+        os.symlink(self.path("real"), self.path("link"))
+        os.environ["LIVE_BUILD"] = self.path("link", "live")
+        self.assertEqual(self.default(), self.path("real", "live"))
+
+    def test_what_the_harness_keeps_there_must_be_ours_and_no_link(self):
+        os.environ["LIVE_BUILD"] = self.path("b")
+        os.mkdir(self.path("elsewhere"), 0o700)
+        for d in live.BUILD_DIRS:
+            build = self.default()
+            shutil.rmtree(os.path.join(build, d), ignore_errors=True)
+            os.symlink(self.path("elsewhere"), os.path.join(build, d))
+            self.assertIn("b/%s: a symbolic link, in the build cache: refused (remove it)" % d,
+                          self.refused(self.default))
+            os.unlink(os.path.join(build, d))
+        self.default()
+        self.assertEqual(os.listdir(self.path("elsewhere")), [])
+        # a module the guest would load: a file of ours, not a link
+        os.symlink(self.path("elsewhere"), self.path("b", "modules", "x.ko"))
+        self.assertIn("x.ko: a symbolic link", self.refused(live.private_entry,
+                                                            self.path("b", "modules", "x.ko"), False))
+
+    def test_make_live_checks_build_live_in_a_clone_of_ours(self):
+        """LIVE_BUILD=build/live, as make live-check gives it, from the
+        top of a clone of ours, its build/ made by make (mode 0755)."""
+        os.makedirs(self.path("clone", "build"))
+        os.chmod(self.path("clone", "build"), 0o755)
+        os.chdir(self.path("clone"))
+        os.environ["LIVE_BUILD"] = "build/live"
+        self.assertEqual(live.build_dir("build/live", 1, "x"), self.path("clone", "build", "live"))
+        self.assertEqual(self.mode("clone", "build", "live"), 0o700)
+        self.assertEqual(self.mode("clone", "build"), 0o755)
+
+    def test_this_clones_build_directory(self):
+        """The same for this tree, where it is ours: the rule takes it."""
+        top = os.path.realpath(os.path.join(TESTS, ".."))
+        if os.stat(top).st_uid != os.geteuid() or not os.path.isdir(os.path.join(top, "build")):
+            self.skipTest("not a built clone of ours")
+        name = os.path.basename(self.tmp)
+        try:
+            got = live.private_dir(os.path.join(top, "build", name), 1, "x")
+            self.assertEqual(got, os.path.join(top, "build", name))
+        finally:
+            os.rmdir(os.path.join(top, "build", name))
+
+
+class MpsimLive(Scratch):
+    """live.py run as mpsim live runs it, with a stand-in for mpsim and
+    nothing booted."""
+
+    def setUp(self):
+        super().setUp()
+        with open(self.path("two.ini"), "w") as f:
+            f.write(TWO_PATHS)
+
+    def standin(self, body):
+        """An mpsim that runs the shell body."""
+        p = self.path("mpsim")
+        with open(p, "w") as f:
+            f.write("#!/bin/sh\n" + body + "\n")
+        os.chmod(p, 0o755)
+        return p
+
+    def test_a_cache_of_links_refused_before_anything_is_built(self):
+        os.environ["MPSIM"] = self.standin("exit 0")
+        os.environ["TMPDIR"] = self.tmp
+        os.mkdir(self.path("elsewhere"), 0o700)
+        os.symlink(self.path("elsewhere"), self.path("mpsim-%d" % os.getuid()))
+        built = []
+        saved = live.build_modules
+        live.build_modules = lambda *a: built.append(a)
+        try:
+            msg = self.refused(live.main, ["run", "--scenario=" + self.path("two.ini")])
+        finally:
+            live.build_modules = saved
+        self.assertIn("the build cache is a symbolic link", msg)
+        self.assertEqual(built, [])
 
 
 def wake_case():
