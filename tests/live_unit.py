@@ -2,7 +2,8 @@
 # live_unit.py: the parts of live/live.py that need no kernel: reading
 # fio's JSON and the guest's counters, the prediction interval, the CPU
 # calibration's arithmetic, the verdict of each figure, the order of the
-# runs and the choice of cases; the build cache's rule.  Run by
+# runs and the choice of cases; the build cache's rule and keys (with
+# stand-ins for the kernel's source, tests/live-fake.sh).  Run by
 # tests/live.sh (python3 -m unittest).
 import contextlib
 import io
@@ -11,6 +12,7 @@ import os
 import re
 import shutil
 import stat
+import subprocess
 import sys
 import tempfile
 import types
@@ -1000,6 +1002,116 @@ class BuildCache(Scratch):
             self.assertEqual(got, os.path.join(top, "build", name))
         finally:
             os.rmdir(os.path.join(top, "build", name))
+
+
+class BuildModules(Scratch):
+    """build-module.sh on stand-ins for the kernel's source and config
+    (tests/live-fake.sh): the tree and each module are used again only
+    when a record of ours holds the key of the inputs that made them;
+    what another run left (a marker, a Makefile, a module, a link) is
+    made anew, never run or loaded."""
+
+    def setUp(self):
+        super().setUp()
+        subprocess.run(["sh", os.path.join(TESTS, "live-fake.sh"), self.tmp], check=True)
+        os.environ.update(LINUX_SOURCE=self.path("linux-source-6.1.tar.xz"),
+                          UML_CONFIG=self.path("config.gz"), UML_RELEASE="6.1.0-test",
+                          FAKE_LOG=self.path("make.log"), LIVE_BUILD=self.path("b"))
+        self.src = self.path("my-sel.c")
+        with open(self.src, "w") as f:
+            f.write("/* mine */\n")
+
+    def build(self, sources=None):
+        """build_modules on the build directory: the targets the stand-in
+        tree's make made, and the script's messages."""
+        build = live.build_dir(None, 1, "x")
+        open(self.path("make.log"), "w").close()
+        err = self.path("stderr")
+        saved = os.dup(2)
+        try:
+            with open(err, "w") as f:
+                os.dup2(f.fileno(), 2)
+            live.build_modules(build, [self.src] if sources is None else sources)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        with open(self.path("make.log")) as f, open(err) as e:
+            return f.read().split("\n")[:-1], e.read()
+
+    def ko(self, name):
+        with open(self.path("b", "modules", name + ".ko")) as f:
+            return f.read()
+
+    def test_built_once_then_kept_until_an_input_changes(self):
+        made, _ = self.build()
+        self.assertEqual(made, ["olddefconfig", "modules_prepare", "modules mod-dm-historical-service-time",
+                                "modules mod-dm-io-affinity", "modules mod-live_my_sel"])
+        self.assertEqual(self.ko("live_my_sel"), "/* mine */\n")
+        self.assertEqual(self.ko("dm-io-affinity"), "/* ioa */\n")
+        self.assertEqual(self.build()[0], [])
+        with open(self.src, "a") as f:
+            f.write("/* changed */\n")
+        self.assertEqual(self.build()[0], ["modules mod-live_my_sel"])
+        # another release, config or tarball is another tree
+        os.environ["UML_RELEASE"] = "6.1.0-other"
+        self.assertEqual(self.build()[0][:2], ["olddefconfig", "modules_prepare"])
+
+    def plant_tree(self, key=None):
+        """A prepared tree as an earlier harness (or another user) left
+        it: its markers, and a Makefile that leaves ran behind."""
+        tree = self.path("b", "linux-source-6.1")
+        os.makedirs(tree, 0o700)
+        for m in (".mpsim-unpacked", ".mpsim-prepared-6.1.0-test"):
+            open(os.path.join(tree, m), "w").close()
+        with open(os.path.join(tree, "Makefile"), "w") as f:
+            f.write("%%:\n\ttouch %s\n" % self.path("ran"))
+        if key is not None:
+            with open(tree + ".key", "w") as f:
+                f.write(key + "\n")
+
+    def test_a_planted_marker_and_makefile_are_never_run(self):
+        self.plant_tree()
+        made, err = self.build()
+        self.assertFalse(os.path.exists(self.path("ran")))
+        self.assertIn("unpacking", err)
+        self.assertEqual(made[:2], ["olddefconfig", "modules_prepare"])
+        self.assertEqual(self.ko("live_my_sel"), "/* mine */\n")
+
+    def test_a_record_of_other_inputs_is_not_taken(self):
+        self.plant_tree(key="0" * 64)
+        self.build()
+        self.assertFalse(os.path.exists(self.path("ran")))
+
+    def test_a_planted_module_is_built_anew_never_loaded(self):
+        self.build()
+        mods = self.path("b", "modules")
+        # as the earlier harness kept it: the module and its source's copy
+        with open(os.path.join(mods, "live_my_sel.ko"), "w") as f:
+            f.write("planted\n")
+        os.unlink(os.path.join(mods, "live_my_sel.key"))
+        # a link to a module elsewhere, under its record
+        with open(self.path("evil.ko"), "w") as f:
+            f.write("planted\n")
+        os.unlink(os.path.join(mods, "dm-io-affinity.ko"))
+        os.symlink(self.path("evil.ko"), os.path.join(mods, "dm-io-affinity.ko"))
+        made, _ = self.build()
+        self.assertEqual(made, ["modules mod-dm-io-affinity", "modules mod-live_my_sel"])
+        self.assertEqual(self.ko("live_my_sel"), "/* mine */\n")
+        self.assertFalse(os.path.islink(os.path.join(mods, "dm-io-affinity.ko")))
+        self.assertEqual(self.ko("dm-io-affinity"), "/* ioa */\n")
+        with open(self.path("evil.ko")) as f:
+            self.assertEqual(f.read(), "planted\n")
+
+    def test_a_link_for_modules_is_refused_by_the_script_too(self):
+        os.makedirs(self.path("b"), 0o700)
+        os.mkdir(self.path("elsewhere"), 0o700)
+        os.symlink(self.path("elsewhere"), self.path("b", "modules"))
+        r = subprocess.run(["sh", os.path.join(TESTS, "..", "live", "build-module.sh"), self.path("b")],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr, "mpsim: live: %s: not a directory of ours alone: refused (remove it)\n"
+                         % self.path("b", "modules"))
+        self.assertEqual(os.listdir(self.path("elsewhere")), [])
 
 
 class MpsimLive(Scratch):
