@@ -2266,15 +2266,27 @@ def rel(arg):
     return arg.replace("=" + cwd, "=")
 
 
-def preflight(mpsim, case):
-    """None if mpsim takes the case as the user wrote it, else its message."""
+def preflight(mpsim, case, show=False):
+    """None if mpsim takes the case as the user wrote it, else its last
+    message.  With show, mpsim's messages go to stderr as they come, that
+    one too: a warning that the run will take years is seen at once, not
+    when the run ends."""
     cmd = [mpsim] + case.mpsim_args(None, {}) + ["--kernel=" + KERNEL, "--hz=100",
                                                  "--format=json"]
     if case.job:
         cmd.append("--job=" + case.job)
-    r = subprocess.run(cmd + case.opts, capture_output=True, text=True)
-    if r.returncode != 0:
-        return (r.stderr.strip().splitlines() or ["mpsim: exit %d" % r.returncode])[-1]
+    p = subprocess.Popen(cmd + case.opts, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    last = None
+    for line in p.stderr:
+        if show:
+            sys.stderr.write(line)
+            sys.stderr.flush()
+        last = line.strip() or last
+    p.stderr.close()
+    rc = p.wait()
+    if rc != 0:
+        return last or "mpsim: exit %d" % rc
     return None
 
 
@@ -2357,11 +2369,11 @@ def main(argv):
     except BadInput as e:
         die_bad(str(e))
     # mpsim must take each case before the kernel runs it: a scenario
-    # mpsim refuses is bad input (run), or a case that fails (check)
+    # mpsim refuses is bad input (run: mpsim's messages are shown as they
+    # come, its refusal last), or a case that fails (check)
     for c in cases:
-        r = preflight(mpsim, c)
+        r = preflight(mpsim, c, show=cmd == "run")
         if r is not None and cmd == "run":
-            print(r, file=sys.stderr)
             return 2
     for c in cases:
         for w in c.warnings:

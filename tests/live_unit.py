@@ -3,14 +3,16 @@
 # fio's JSON and the guest's counters, the prediction interval, the CPU
 # calibration's arithmetic, the verdict of each figure, the order of the
 # runs and the choice of cases; the build cache's rule and keys (with
-# stand-ins for the kernel's source, tests/live-fake.sh).  Run by
-# tests/live.sh (python3 -m unittest).
+# stand-ins for the kernel's source, tests/live-fake.sh) and mpsim's
+# messages in mpsim live.  Run by tests/live.sh (python3 -m unittest).
 import contextlib
 import io
 import math
 import os
 import re
+import select
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -1130,6 +1132,34 @@ class MpsimLive(Scratch):
             f.write("#!/bin/sh\n" + body + "\n")
         os.chmod(p, 0o755)
         return p
+
+    def test_mpsims_warnings_shown_as_they_come(self):
+        """A run that will take years is said so at once, while mpsim
+        still runs it, not when (if ever) it ends."""
+        mpsim = self.standin("echo 'mpsim: warning: this run simulates about 2e+12 I/Os, about 5 days' >&2\n"
+                             "exec sleep 60")
+        p = subprocess.Popen([sys.executable, os.path.join(TESTS, "..", "live", "live.py"), "run",
+                              "--scenario=" + self.path("two.ini"), "--runtime=100000000s"],
+                             env=dict(os.environ, MPSIM=mpsim, LIVE_BUILD=self.path("b")),
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             start_new_session=True)
+        try:
+            ready = select.select([p.stderr], [], [], 20)[0]
+            line = p.stderr.readline().decode() if ready else ""
+        finally:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            p.stderr.close()
+        self.assertEqual(line, "mpsim: warning: this run simulates about 2e+12 I/Os, about 5 days\n")
+
+    def test_mpsims_refusal_said_once(self):
+        os.environ["MPSIM"] = self.standin("echo 'mpsim: warning: first' >&2\n"
+                                           "echo 'mpsim: two.ini: refused' >&2\nexit 2")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = live.main(["run", "--scenario=" + self.path("two.ini")])
+        self.assertEqual(rc, 2)
+        self.assertEqual(err.getvalue(), "mpsim: warning: first\nmpsim: two.ini: refused\n")
 
     def test_a_cache_of_links_refused_before_anything_is_built(self):
         os.environ["MPSIM"] = self.standin("exit 0")
