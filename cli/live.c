@@ -38,7 +38,9 @@ static const char usage[] =
 "\n"
 "Needs the packages user-mode-linux, linux-source-6.1 (for a selector\n"
 "the package lacks or --selector-source), fio, dmsetup and kmod.  Builds\n"
-"are kept in $XDG_CACHE_HOME/mpsim/live (else ~/.cache/mpsim/live).\n"
+"are kept in $XDG_CACHE_HOME/mpsim/live (else ~/.cache/mpsim/live, else\n"
+"$TMPDIR/mpsim-UID/live; LIVE_BUILD names another), a directory of yours\n"
+"alone (docs/safety.md).\n"
 "Exit status: 0 every mpsim figure within the kernel's spread, 1 some\n"
 "outside (or the kernel run failed), 2 bad input.\n";
 

@@ -39,6 +39,7 @@ import os
 import re
 import shlex
 import shutil
+import stat
 import statistics
 import subprocess
 import sys
@@ -437,6 +438,144 @@ def fio_jobs(text, where):
     return out
 
 
+# ---------------------------------------------------------------- the build cache
+#
+# Every directory the harness builds in or keeps things in (mpsim live's
+# build cache, LIVE_BUILD, make live-check's build/live, and in it the
+# module trees, modules/, uml-tmp/ and the runs) follows the plugin
+# cache's rule (selectors/ksource.c, docs/safety.md): a directory of ours
+# alone, mode 0700, made so or checked with lstat() (no link followed),
+# in directories no other user can write.  Anything else is bad input,
+# one line and status 2, before anything is built or run.  What
+# build-module.sh reuses in it is keyed by what made it.
+
+# what the harness keeps in the build directory: made if missing (the
+# first two), else checked
+BUILD_DIRS = ("modules", "uml-tmp", "run", "run-more", "mpsim-work")
+
+
+def cache_dir():
+    """mpsim live's build cache without LIVE_BUILD: live/ in the plugin
+    cache's directory (ps_source_cache_dir): $XDG_CACHE_HOME/mpsim, else
+    ~/.cache/mpsim, else $TMPDIR/mpsim-UID (/tmp without TMPDIR); a
+    relative one is unset, as in the XDG rules."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    home = os.environ.get("HOME", "")
+    tmp = os.environ.get("TMPDIR", "")
+    if xdg.startswith("/"):
+        return os.path.join(xdg, "mpsim", "live")
+    if home.startswith("/"):
+        return os.path.join(home, ".cache", "mpsim", "live")
+    return os.path.join(tmp if tmp.startswith("/") else "/tmp", "mpsim-%d" % os.getuid(), "live")
+
+
+def not_ours(st, isdir=True):
+    """Why st (an lstat) is not ours alone, or None."""
+    if stat.S_ISLNK(st.st_mode):
+        return "a symbolic link"
+    if not (stat.S_ISDIR if isdir else stat.S_ISREG)(st.st_mode):
+        return "not a directory" if isdir else "not a regular file"
+    if st.st_uid != os.geteuid():
+        return "owned by another user"
+    if st.st_mode & 0o022:
+        return "writable by others"
+    return None
+
+
+def others_write(st):
+    """Whether another user can write the directory st, and so put
+    another in the place of what it holds: one of a user other than us
+    or root, or one anyone may write that is not sticky."""
+    return st.st_uid not in (os.geteuid(), 0) or \
+        bool(st.st_mode & stat.S_IWOTH and not st.st_mode & stat.S_ISVTX)
+
+
+def private_dir(path, own, hint):
+    """path made a directory of ours alone, or refused (status 2, hint
+    the way out); returns it with the links above it resolved, the path
+    to use from then on.  The last own names of path are mpsim's: each is
+    made (mode 0700) if missing, else taken only if lstat() finds a
+    directory of ours, not a link, that no one else can write, and set to
+    mode 0700.  The directory above them is the user's (a link there is
+    followed, once, here): neither it nor any directory above it may be
+    writable by another user.  A part of it that is missing is made as
+    mpsim's names are."""
+    head, names = os.path.abspath(path), []
+    for _ in range(own):
+        head, name = os.path.split(head)
+        names.insert(0, name)
+    parts = [p for p in os.path.realpath(head).split("/") if p]
+    base = "/"
+    while parts and os.path.lexists(os.path.join(base, parts[0])):
+        base = os.path.join(base, parts.pop(0))
+    names = parts + names
+    d = base
+    while True:
+        try:
+            st = os.stat(d)
+        except OSError as e:
+            die_bad("%s: %s" % (d, e.strerror))
+        if others_write(st):
+            die_bad("%s: another user can write %s, which holds the build cache: refused (%s)"
+                    % (path, d, hint))
+        if d == "/":
+            break
+        d = os.path.dirname(d)
+    cur = base
+    for name in names:
+        cur = os.path.join(cur, name)
+        try:
+            os.mkdir(cur, 0o700)
+        except FileExistsError:
+            pass
+        except OSError as e:
+            die_bad("cannot create %s: %s" % (cur, e.strerror))
+        st = os.lstat(cur)
+        why = not_ours(st)
+        if why:
+            die_bad("%s: the build cache is %s: refused (%s)" % (cur, why, hint))
+        if stat.S_IMODE(st.st_mode) != 0o700:
+            os.chmod(cur, 0o700)
+    return cur
+
+
+def private_entry(path, isdir=True, make=False):
+    """path, in a private directory: made (a directory, mode 0700) if
+    make and missing; if it is there, it must be ours alone (lstat: not
+    a link), else it is refused, status 2.  A directory is set to mode
+    0700."""
+    if make:
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            pass
+        except OSError as e:
+            die_bad("cannot create %s: %s" % (path, e.strerror))
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    why = not_ours(st, isdir)
+    if why:
+        die_bad("%s: %s, in the build cache: refused (remove it)" % (path, why))
+    if isdir and stat.S_IMODE(st.st_mode) != 0o700:
+        os.chmod(path, 0o700)
+
+
+def build_dir(default, own, hint):
+    """The build directory: LIVE_BUILD, else default (own of its names
+    mpsim's), made or checked by the rule above with what the harness
+    keeps in it (BUILD_DIRS); its path, links above it resolved."""
+    given = os.environ.get("LIVE_BUILD")
+    if given:
+        build = private_dir(given, 1, "set LIVE_BUILD to a directory of yours")
+    else:
+        build = private_dir(default, own, hint)
+    for i, d in enumerate(BUILD_DIRS):
+        private_entry(os.path.join(build, d), make=i < 2)
+    return build
+
+
 # ---------------------------------------------------------------- the guest
 
 def uml_binary():
@@ -456,6 +595,7 @@ def uml_release():
 
 
 def build_modules(build, sources):
+    private_entry(os.path.join(build, "modules"), make=True)
     cmd = ["sh", os.path.join(HERE, "build-module.sh"), build] + sources
     r = subprocess.run(cmd)
     if r.returncode == 2:
@@ -476,15 +616,18 @@ def boot(run, build, modules, timeout):
     md = os.path.join(run, "modules")
     os.makedirs(md, exist_ok=True)
     # in the order given: a selector built from the user's source before
-    # the package's of the same name, which then fails to register
+    # the package's of the same name, which then fails to register; each
+    # one build-module.sh made (a file of ours, not a link)
     for i, m in enumerate(modules):
+        private_entry(m, isdir=False)
         shutil.copy(m, os.path.join(md, "%02d-%s" % (i, os.path.basename(m))))
     init = os.path.join(run, "init")
     with open(init, "w") as f:
         f.write("#!/bin/sh\nexec sh %s %s\n" % (os.path.join(HERE, "guest.sh"), run))
     os.chmod(init, 0o755)
+    # UML's temporary files (its memory): a directory of ours alone
     shm = os.path.join(build, "uml-tmp")
-    os.makedirs(shm, exist_ok=True)
+    private_entry(shm, make=True)
     env = dict(os.environ, TMPDIR=shm)
     t0 = time.time()
     with open(os.path.join(run, "console.log"), "w") as con:
@@ -1891,15 +2034,27 @@ def rel(arg):
     return arg.replace("=" + cwd, "=")
 
 
-def preflight(mpsim, case):
-    """None if mpsim takes the case as the user wrote it, else its message."""
+def preflight(mpsim, case, show=False):
+    """None if mpsim takes the case as the user wrote it, else its last
+    message.  With show, mpsim's messages go to stderr as they come, that
+    one too: a warning that the run will take years is seen at once, not
+    when the run ends."""
     cmd = [mpsim] + case.mpsim_args(None, {}) + ["--kernel=" + KERNEL, "--hz=100",
                                                  "--format=json"]
     if case.job:
         cmd.append("--job=" + case.job)
-    r = subprocess.run(cmd + case.opts, capture_output=True, text=True)
-    if r.returncode != 0:
-        return (r.stderr.strip().splitlines() or ["mpsim: exit %d" % r.returncode])[-1]
+    p = subprocess.Popen(cmd + case.opts, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    last = None
+    for line in p.stderr:
+        if show:
+            sys.stderr.write(line)
+            sys.stderr.flush()
+        last = line.strip() or last
+    p.stderr.close()
+    rc = p.wait()
+    if rc != 0:
+        return last or "mpsim: exit %d" % rc
     return None
 
 
@@ -1957,7 +2112,7 @@ def main(argv):
             results = getopt(args, "--results")
             srcs = []
             title = "mpsim beside Linux %s (make live-check)" % KERNEL
-            default_build = "build/live"
+            default_build = ("build/live", 1, "set LIVE_BUILD to a directory of yours")
         else:
             for o in ("--cases", "--grid", "--results"):
                 if getopt(args, o) is not None:
@@ -1978,22 +2133,20 @@ def main(argv):
             cases = [Case(os.path.basename(scn), scn, getopt(args, "--job"), opts, repeats)]
             results = None
             title = "%s on Linux %s and in mpsim" % (scn, KERNEL)
-            cache = os.environ.get("XDG_CACHE_HOME") or (
-                os.path.join(os.environ["HOME"], ".cache") if os.environ.get("HOME") else "/tmp")
-            default_build = os.path.join(cache, "mpsim", "live")
+            default_build = (cache_dir(), 2, "set XDG_CACHE_HOME or LIVE_BUILD to a directory of yours")
     except BadInput as e:
         die_bad(str(e))
     # mpsim must take each case before the kernel runs it: a scenario
-    # mpsim refuses is bad input (run), or a case that fails (check)
+    # mpsim refuses is bad input (run: mpsim's messages are shown as they
+    # come, its refusal last), or a case that fails (check)
     for c in cases:
-        r = preflight(mpsim, c)
+        r = preflight(mpsim, c, show=cmd == "run")
         if r is not None and cmd == "run":
-            print(r, file=sys.stderr)
             return 2
     for c in cases:
         for w in c.warnings:
             note(w)
-    build = os.path.abspath(os.environ.get("LIVE_BUILD") or default_build)
+    build = build_dir(*default_build)
     if not uml_binary() or not uml_release():
         print("mpsim: live: needs Debian's user-mode-linux (apt-get install user-mode-linux)", file=sys.stderr)
         return 1

@@ -96,7 +96,7 @@ for sel in nope "hst-*,nope" "hst-*,"; do
 	    env MPSIM="$mpsim" python3 "$here/../live/live.py" check --cases="$sel"
 done
 
-# the harness's arithmetic (fio's JSON, the interval, the calibration,
+# the harness's arithmetic (fio's JSON, the interval, the CPU time measured,
 # the verdicts): a unittest file of its own
 if MPSIM=$mpsim python3 "$here/live_unit.py" >out 2>&1; then
 	ok

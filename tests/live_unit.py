@@ -2,10 +2,19 @@
 # live_unit.py: the parts of live/live.py that need no kernel: reading
 # fio's JSON and the guest's counters, the prediction interval, the CPU
 # time each phase measured, the verdict of each figure, the order of the
-# runs and the choice of cases.  Run by tests/live.sh (python3 -m unittest).
+# runs and the choice of cases; the build cache's rule and keys (with
+# stand-ins for the kernel's source, tests/live-fake.sh) and mpsim's
+# messages in mpsim live.  Run by tests/live.sh (python3 -m unittest).
+import contextlib
+import io
 import math
 import os
 import re
+import select
+import shutil
+import signal
+import stat
+import subprocess
 import sys
 import tempfile
 import types
@@ -716,7 +725,7 @@ class Order(unittest.TestCase):
         self.assertEqual(len(o), 11)
 
     def test_runs_in_turn_over_the_boots(self):
-        # run r in boot r mod 3: the 5-run calibration in boots 1, 2, 3, 1, 2
+        # run r in boot r mod 3: a 5-run case in boots 1, 2, 3, 1, 2
         cs = [types.SimpleNamespace(repeats=5), types.SimpleNamespace(repeats=3)]
         b = live.boot_runs(cs, [0, 1], 3)
         self.assertEqual(b, [[(0, 0), (1, 0), (0, 3)], [(0, 1), (1, 1), (0, 4)],
@@ -771,6 +780,340 @@ class GuestSnapshots(unittest.TestCase):
         load = c.load_script(3, 1, "/out").splitlines()
         self.assertEqual(load[0], "snap pre-3:1")
         self.assertEqual(load[-1], "snap 3:1:0")
+
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+TWO_PATHS = """[multipath]
+table = 0 65536 multipath 2 queue_mode bio 0 1 1 service-time 0 2 2 a 1 1 b 1 1
+[path a]
+service = sync
+delay = 2
+[path b]
+service = sync
+delay = 20
+[r]
+rw = randread
+iodepth = 4
+runtime = 2s
+"""
+
+
+class Scratch(unittest.TestCase):
+    """A scratch directory of the test's (mode 0700) and the environment
+    as it was, both restored after each test."""
+
+    ENV = ("XDG_CACHE_HOME", "HOME", "TMPDIR", "LIVE_BUILD", "MPSIM", "LINUX_SOURCE",
+           "UML_CONFIG", "UML_RELEASE", "FAKE_LOG")
+
+    def setUp(self):
+        self.tmp = os.path.realpath(tempfile.mkdtemp())
+        self.env = {k: os.environ.get(k) for k in self.ENV}
+        for k in self.ENV:
+            os.environ.pop(k, None)
+        self.cwd = os.getcwd()
+
+    def tearDown(self):
+        os.chdir(self.cwd)
+        for k, v in self.env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def path(self, *names):
+        return os.path.join(self.tmp, *names)
+
+    def refused(self, fn, *args):
+        """fn(*args) refused: status 2 and one "mpsim: live: " line, returned."""
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as cm:
+            fn(*args)
+        self.assertEqual(cm.exception.code, 2)
+        lines = err.getvalue().splitlines()
+        self.assertEqual(len(lines), 1, lines)
+        self.assertTrue(lines[0].startswith("mpsim: live: "), lines[0])
+        return lines[0]
+
+    def mode(self, *names):
+        return stat.S_IMODE(os.lstat(self.path(*names)).st_mode)
+
+
+class BuildCache(Scratch):
+    """The build directory and what is kept in it: directories of ours
+    alone, mode 0700, checked with lstat (no link followed), in
+    directories no other user can write; anything else refused, one line
+    and status 2, before anything is built or run."""
+
+    HINT = "set XDG_CACHE_HOME or LIVE_BUILD to a directory of yours"
+
+    def default(self):
+        return live.build_dir(live.cache_dir(), 2, self.HINT)
+
+    def test_without_home_a_directory_of_our_uid(self):
+        os.environ["TMPDIR"] = self.tmp
+        os.environ["XDG_CACHE_HOME"] = "relative/is/unset"
+        mine = "mpsim-%d" % os.getuid()
+        self.assertEqual(live.cache_dir(), self.path(mine, "live"))
+        self.assertEqual(self.default(), self.path(mine, "live"))
+        for d in ((mine,), (mine, "live"), (mine, "live", "modules"), (mine, "live", "uml-tmp")):
+            self.assertEqual(self.mode(*d), 0o700, d)
+
+    def test_xdg_then_home(self):
+        os.environ["HOME"] = self.path("home")
+        self.assertEqual(live.cache_dir(), self.path("home", ".cache", "mpsim", "live"))
+        os.environ["XDG_CACHE_HOME"] = self.path("xdg")
+        self.assertEqual(self.default(), self.path("xdg", "mpsim", "live"))
+        self.assertEqual(self.mode("xdg"), 0o700)
+
+    def test_a_link_in_place_of_a_cache_directory_is_refused(self):
+        os.environ["TMPDIR"] = self.tmp
+        os.mkdir(self.path("elsewhere"), 0o700)
+        os.symlink(self.path("elsewhere"), self.path("mpsim-%d" % os.getuid()))
+        msg = self.refused(self.default)
+        self.assertIn("mpsim-%d: the build cache is a symbolic link: refused (%s)" % (os.getuid(), self.HINT), msg)
+        self.assertEqual(os.listdir(self.path("elsewhere")), [])
+        os.unlink(self.path("mpsim-%d" % os.getuid()))
+        os.makedirs(self.path("mpsim-%d" % os.getuid()), 0o700)
+        os.symlink(self.path("elsewhere"), self.path("mpsim-%d" % os.getuid(), "live"))
+        self.assertIn("live: the build cache is a symbolic link", self.refused(self.default))
+
+    def test_a_cache_others_can_write_is_refused_one_they_can_read_made_private(self):
+        os.environ["XDG_CACHE_HOME"] = self.tmp
+        os.mkdir(self.path("mpsim"))
+        os.chmod(self.path("mpsim"), 0o777)
+        self.assertIn("mpsim: the build cache is writable by others", self.refused(self.default))
+        os.chmod(self.path("mpsim"), 0o755)
+        self.default()
+        self.assertEqual(self.mode("mpsim"), 0o700)
+
+    def test_a_directory_above_that_others_can_write(self):
+        os.mkdir(self.path("open"))
+        os.chmod(self.path("open"), 0o777)
+        os.environ["XDG_CACHE_HOME"] = self.path("open", "cache")
+        self.assertIn("another user can write %s, which holds the build cache" % self.path("open"),
+                      self.refused(self.default))
+        self.assertFalse(os.path.exists(self.path("open", "cache")))
+        # sticky, as /tmp is: no one can take another's name there
+        os.chmod(self.path("open"), 0o1777)
+        self.assertEqual(self.default(), self.path("open", "cache", "mpsim", "live"))
+
+    def test_the_links_above_are_resolved_once(self):
+        os.mkdir(self.path("real"), 0o700)
+        os.symlink(self.path("real"), self.path("link"))
+        os.environ["LIVE_BUILD"] = self.path("link", "live")
+        self.assertEqual(self.default(), self.path("real", "live"))
+
+    def test_what_the_harness_keeps_there_must_be_ours_and_no_link(self):
+        os.environ["LIVE_BUILD"] = self.path("b")
+        os.mkdir(self.path("elsewhere"), 0o700)
+        for d in live.BUILD_DIRS:
+            build = self.default()
+            shutil.rmtree(os.path.join(build, d), ignore_errors=True)
+            os.symlink(self.path("elsewhere"), os.path.join(build, d))
+            self.assertIn("b/%s: a symbolic link, in the build cache: refused (remove it)" % d,
+                          self.refused(self.default))
+            os.unlink(os.path.join(build, d))
+        self.default()
+        self.assertEqual(os.listdir(self.path("elsewhere")), [])
+        # a module the guest would load: a file of ours, not a link
+        os.symlink(self.path("elsewhere"), self.path("b", "modules", "x.ko"))
+        self.assertIn("x.ko: a symbolic link", self.refused(live.private_entry,
+                                                            self.path("b", "modules", "x.ko"), False))
+
+    def test_make_live_checks_build_live_in_a_clone_of_ours(self):
+        """LIVE_BUILD=build/live, as make live-check gives it, from the
+        top of a clone of ours, its build/ made by make (mode 0755)."""
+        os.makedirs(self.path("clone", "build"))
+        os.chmod(self.path("clone", "build"), 0o755)
+        os.chdir(self.path("clone"))
+        os.environ["LIVE_BUILD"] = "build/live"
+        self.assertEqual(live.build_dir("build/live", 1, "x"), self.path("clone", "build", "live"))
+        self.assertEqual(self.mode("clone", "build", "live"), 0o700)
+        self.assertEqual(self.mode("clone", "build"), 0o755)
+
+    def test_this_clones_build_directory(self):
+        """The same for this tree, where it is ours: the rule takes it."""
+        top = os.path.realpath(os.path.join(TESTS, ".."))
+        if os.stat(top).st_uid != os.geteuid() or not os.path.isdir(os.path.join(top, "build")):
+            self.skipTest("not a built clone of ours")
+        name = os.path.basename(self.tmp)
+        try:
+            got = live.private_dir(os.path.join(top, "build", name), 1, "x")
+            self.assertEqual(got, os.path.join(top, "build", name))
+        finally:
+            os.rmdir(os.path.join(top, "build", name))
+
+
+class BuildModules(Scratch):
+    """build-module.sh on stand-ins for the kernel's source and config
+    (tests/live-fake.sh): the tree and each module are used again only
+    when a record of ours holds the key of the inputs that made them;
+    what another run left (a marker, a Makefile, a module, a link) is
+    made anew, never run or loaded."""
+
+    def setUp(self):
+        super().setUp()
+        subprocess.run(["sh", os.path.join(TESTS, "live-fake.sh"), self.tmp], check=True)
+        os.environ.update(LINUX_SOURCE=self.path("linux-source-6.1.tar.xz"),
+                          UML_CONFIG=self.path("config.gz"), UML_RELEASE="6.1.0-test",
+                          FAKE_LOG=self.path("make.log"), LIVE_BUILD=self.path("b"))
+        self.src = self.path("my-sel.c")
+        with open(self.src, "w") as f:
+            f.write("/* mine */\n")
+
+    def build(self, sources=None):
+        """build_modules on the build directory: the targets the stand-in
+        tree's make made, and the script's messages."""
+        build = live.build_dir(None, 1, "x")
+        open(self.path("make.log"), "w").close()
+        err = self.path("stderr")
+        saved = os.dup(2)
+        try:
+            with open(err, "w") as f:
+                os.dup2(f.fileno(), 2)
+            live.build_modules(build, [self.src] if sources is None else sources)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        with open(self.path("make.log")) as f, open(err) as e:
+            return f.read().split("\n")[:-1], e.read()
+
+    def ko(self, name):
+        with open(self.path("b", "modules", name + ".ko")) as f:
+            return f.read()
+
+    def test_built_once_then_kept_until_an_input_changes(self):
+        made, _ = self.build()
+        self.assertEqual(made, ["olddefconfig", "modules_prepare", "modules mod-dm-historical-service-time",
+                                "modules mod-dm-io-affinity", "modules mod-live_my_sel"])
+        self.assertEqual(self.ko("live_my_sel"), "/* mine */\n")
+        self.assertEqual(self.ko("dm-io-affinity"), "/* ioa */\n")
+        self.assertEqual(self.build()[0], [])
+        with open(self.src, "a") as f:
+            f.write("/* changed */\n")
+        self.assertEqual(self.build()[0], ["modules mod-live_my_sel"])
+        # another release, config or tarball is another tree
+        os.environ["UML_RELEASE"] = "6.1.0-other"
+        self.assertEqual(self.build()[0][:2], ["olddefconfig", "modules_prepare"])
+
+    def plant_tree(self, key=None):
+        """A prepared tree as an earlier harness (or another user) left
+        it: its markers, and a Makefile that leaves ran behind."""
+        tree = self.path("b", "linux-source-6.1")
+        os.makedirs(tree, 0o700)
+        for m in (".mpsim-unpacked", ".mpsim-prepared-6.1.0-test"):
+            open(os.path.join(tree, m), "w").close()
+        with open(os.path.join(tree, "Makefile"), "w") as f:
+            f.write("%%:\n\ttouch %s\n" % self.path("ran"))
+        if key is not None:
+            with open(tree + ".key", "w") as f:
+                f.write(key + "\n")
+
+    def test_a_planted_marker_and_makefile_are_never_run(self):
+        self.plant_tree()
+        made, err = self.build()
+        self.assertFalse(os.path.exists(self.path("ran")))
+        self.assertIn("unpacking", err)
+        self.assertEqual(made[:2], ["olddefconfig", "modules_prepare"])
+        self.assertEqual(self.ko("live_my_sel"), "/* mine */\n")
+
+    def test_a_record_of_other_inputs_is_not_taken(self):
+        self.plant_tree(key="0" * 64)
+        self.build()
+        self.assertFalse(os.path.exists(self.path("ran")))
+
+    def test_a_planted_module_is_built_anew_never_loaded(self):
+        self.build()
+        mods = self.path("b", "modules")
+        # as the earlier harness kept it: the module and its source's copy
+        with open(os.path.join(mods, "live_my_sel.ko"), "w") as f:
+            f.write("planted\n")
+        os.unlink(os.path.join(mods, "live_my_sel.key"))
+        # a link to a module elsewhere, under its record
+        with open(self.path("evil.ko"), "w") as f:
+            f.write("planted\n")
+        os.unlink(os.path.join(mods, "dm-io-affinity.ko"))
+        os.symlink(self.path("evil.ko"), os.path.join(mods, "dm-io-affinity.ko"))
+        made, _ = self.build()
+        self.assertEqual(made, ["modules mod-dm-io-affinity", "modules mod-live_my_sel"])
+        self.assertEqual(self.ko("live_my_sel"), "/* mine */\n")
+        self.assertFalse(os.path.islink(os.path.join(mods, "dm-io-affinity.ko")))
+        self.assertEqual(self.ko("dm-io-affinity"), "/* ioa */\n")
+        with open(self.path("evil.ko")) as f:
+            self.assertEqual(f.read(), "planted\n")
+
+    def test_a_link_for_modules_is_refused_by_the_script_too(self):
+        os.makedirs(self.path("b"), 0o700)
+        os.mkdir(self.path("elsewhere"), 0o700)
+        os.symlink(self.path("elsewhere"), self.path("b", "modules"))
+        r = subprocess.run(["sh", os.path.join(TESTS, "..", "live", "build-module.sh"), self.path("b")],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(r.stderr, "mpsim: live: %s: not a directory of ours alone: refused (remove it)\n"
+                         % self.path("b", "modules"))
+        self.assertEqual(os.listdir(self.path("elsewhere")), [])
+
+
+class MpsimLive(Scratch):
+    """live.py run as mpsim live runs it, with a stand-in for mpsim and
+    nothing booted."""
+
+    def setUp(self):
+        super().setUp()
+        with open(self.path("two.ini"), "w") as f:
+            f.write(TWO_PATHS)
+
+    def standin(self, body):
+        """An mpsim that runs the shell body."""
+        p = self.path("mpsim")
+        with open(p, "w") as f:
+            f.write("#!/bin/sh\n" + body + "\n")
+        os.chmod(p, 0o755)
+        return p
+
+    def test_mpsims_warnings_shown_as_they_come(self):
+        """A run that will take years is said so at once, while mpsim
+        still runs it, not when (if ever) it ends."""
+        mpsim = self.standin("echo 'mpsim: warning: this run simulates about 2e+12 I/Os, about 5 days' >&2\n"
+                             "exec sleep 60")
+        p = subprocess.Popen([sys.executable, os.path.join(TESTS, "..", "live", "live.py"), "run",
+                              "--scenario=" + self.path("two.ini"), "--runtime=100000000s"],
+                             env=dict(os.environ, MPSIM=mpsim, LIVE_BUILD=self.path("b")),
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             start_new_session=True)
+        try:
+            ready = select.select([p.stderr], [], [], 20)[0]
+            line = p.stderr.readline().decode() if ready else ""
+        finally:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            p.stderr.close()
+        self.assertEqual(line, "mpsim: warning: this run simulates about 2e+12 I/Os, about 5 days\n")
+
+    def test_mpsims_refusal_said_once(self):
+        os.environ["MPSIM"] = self.standin("echo 'mpsim: warning: first' >&2\n"
+                                           "echo 'mpsim: two.ini: refused' >&2\nexit 2")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = live.main(["run", "--scenario=" + self.path("two.ini")])
+        self.assertEqual(rc, 2)
+        self.assertEqual(err.getvalue(), "mpsim: warning: first\nmpsim: two.ini: refused\n")
+
+    def test_a_cache_of_links_refused_before_anything_is_built(self):
+        os.environ["MPSIM"] = self.standin("exit 0")
+        os.environ["TMPDIR"] = self.tmp
+        os.mkdir(self.path("elsewhere"), 0o700)
+        os.symlink(self.path("elsewhere"), self.path("mpsim-%d" % os.getuid()))
+        built = []
+        saved = live.build_modules
+        live.build_modules = lambda *a: built.append(a)
+        try:
+            msg = self.refused(live.main, ["run", "--scenario=" + self.path("two.ini")])
+        finally:
+            live.build_modules = saved
+        self.assertIn("the build cache is a symbolic link", msg)
+        self.assertEqual(built, [])
 
 
 @unittest.skipUnless(os.environ.get("MPSIM"), "needs MPSIM=path of the mpsim binary")
@@ -870,9 +1213,8 @@ class MpsimPhases(unittest.TestCase):
 
 class SecondLook(unittest.TestCase):
     """run_cases(second=True): a case with a figure outside runs its
-    repeats again on fresh boots and is judged over all its runs; a
-    calibration is never run again, and nothing runs again when nothing
-    is outside.  kernel_runs and judge are replaced by stand-ins that
+    repeats again on fresh boots and is judged over all its runs, and
+    nothing runs again when nothing is outside.  kernel_runs and judge are replaced by stand-ins that
     record what they were given."""
 
     def run_with(self, failing, second=True, later_failing=()):

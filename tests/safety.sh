@@ -1,10 +1,11 @@
 #!/bin/sh
 # safety.sh: mpsim on a shared machine.  Another user (nobody) plants
-# symbolic links, temporary names and plugin caches in a sticky
-# world-writable directory this test makes (like /tmp), and mpsim, run as
-# root, must not write through them, load them or lose a file; outputs
-# that name standard output or an input; plugins that crash, exit or
-# hang; a scenario's selector_source; CC as make runs it.
+# symbolic links, temporary names, plugin caches and mpsim live's build
+# caches in a sticky world-writable directory this test makes (like
+# /tmp), and mpsim, run as root, must not write through them, load or
+# run them or lose a file; outputs that name standard output or an
+# input; plugins that crash, exit or hang; a scenario's selector_source;
+# CC as make runs it.
 #
 # The checks with a second user need root (they are skipped, said so,
 # otherwise).  No system setting is changed.
@@ -257,5 +258,97 @@ cp -r "$plant" "$tmp/xdg/mpsim/"
 chown nobody "$tmp/xdg/mpsim/$(basename "$plant")/plugin.so"
 XDG_CACHE_HOME=$tmp/xdg status 2 run --selector-source="$fails" $short &&
     one_line "owned by another user: a plugin that is not ours alone is not loaded" || :
+
+# ---- mpsim live's build cache (nothing is built from the kernel's
+# source or booted: stand-ins for both, and for mpsim) ----
+
+sh "$top/tests/live-fake.sh" "$tmp/fake"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/fake/mpsim"
+chmod 755 "$tmp/fake/mpsim"
+printf '[path a]\nservice = sync\n[r]\nrw = randread\nruntime = 2s\n' >"$tmp/live.ini"
+uid=$(id -u)
+# live VAR=VALUE...: live/live.py run as mpsim live runs it, with only
+# those variables and PATH set; its status in $got, its output in out.txt
+# and err.txt.  A boot says "booted" and ends it with status 99.
+live() {
+	set +e
+	env -i PATH="$PATH" MPSIM="$tmp/fake/mpsim" UML_RELEASE=6.1.0-test \
+	    LINUX_SOURCE="$tmp/fake/linux-source-6.1.tar.xz" UML_CONFIG="$tmp/fake/config.gz" "$@" \
+	    python3 -B -c 'import sys
+sys.path.insert(0, sys.argv[1])
+import live
+def booted(*args, **kw):
+    print("booted", file=sys.stderr)
+    sys.exit(99)
+live.boot = live.run_cases = booted
+live.uml_binary, live.uml_release = (lambda: "linux.uml"), (lambda: "6.1.0-test")
+sys.exit(live.main(sys.argv[2:]))' "$top/live" run --scenario="$tmp/live.ini" >out.txt 2>err.txt
+	got=$?
+	set -e
+}
+# refused_live WHAT VAR=VALUE...: live is refused (status 2) in one line
+# holding WHAT, and nothing nobody planted ran
+refused_live() {
+	what=$1
+	shift
+	live "$@"
+	[ "$got" = 2 ] && one_line "$what" ||
+	    no "mpsim live, $*: status $got: $(head -c 300 err.txt)"
+	[ -e "$tmp/ran" ] && no "mpsim live, $*: ran a Makefile nobody planted" || :
+}
+# plant DIR: a prepared tree as the harness's marker said it, whose
+# Makefile leaves $tmp/ran behind whatever it is asked to make
+plant() {
+	mkdir -p "$1/linux-source-6.1"
+	touch "$1/linux-source-6.1/.mpsim-unpacked" "$1/linux-source-6.1/.mpsim-prepared-6.1.0-test"
+	printf '%%:\n\ttouch %s\n' "$tmp/ran" >"$1/linux-source-6.1/Makefile"
+}
+
+# with no HOME, the cache is TMPDIR's mpsim-UID: one nobody made first,
+# a prepared tree in it, is refused, nothing in it run
+livebox=$tmp/livebox
+mkdir -m 1777 "$livebox"
+as_nobody mkdir -m 755 "$livebox/mpsim-$uid" "$livebox/mpsim-$uid/live"
+plant "$tmp/planted"
+chown -R nobody "$tmp/planted"
+as_nobody cp -r "$tmp/planted/linux-source-6.1" "$livebox/mpsim-$uid/live/"
+refused_live "$livebox/mpsim-$uid: the build cache is owned by another user: refused (set XDG_CACHE_HOME or LIVE_BUILD to a directory of yours)" \
+    TMPDIR="$livebox"
+# root's own mpsim-UID there, with nobody's live/ in it
+rm -rf "$livebox/mpsim-$uid"
+mkdir -m 700 "$livebox/mpsim-$uid"
+mkdir -m 755 "$livebox/mpsim-$uid/live"
+chown nobody "$livebox/mpsim-$uid/live"
+refused_live "mpsim-$uid/live: the build cache is owned by another user" TMPDIR="$livebox"
+# a cache in a directory of nobody's, and LIVE_BUILD one of nobody's
+mkdir -m 755 "$tmp/nobodys"
+chown nobody "$tmp/nobodys"
+refused_live "another user can write $tmp/nobodys, which holds the build cache" \
+    XDG_CACHE_HOME="$tmp/nobodys/cache"
+refused_live "$tmp/nobodys: the build cache is owned by another user: refused (set LIVE_BUILD to a directory of yours)" \
+    LIVE_BUILD="$tmp/nobodys"
+
+# in root's own cache, what is nobody's is made anew, never run or
+# loaded: the tree (its record root's, of the same inputs) and a module
+xdg=$tmp/xdg-live
+live XDG_CACHE_HOME="$xdg"
+[ "$got" = 99 ] && ok || no "mpsim live on the stand-ins: status $got: $(head -c 300 err.txt)"
+cache=$xdg/mpsim/live
+[ "$(stat -c %a "$xdg/mpsim") $(stat -c %a "$cache")" = "700 700" ] && ok ||
+    no "the build cache's modes: $(stat -c %a "$xdg/mpsim" "$cache")"
+plant "$cache"
+chown -R nobody "$cache/linux-source-6.1"
+echo planted >"$cache/modules/dm-io-affinity.ko"
+chown nobody "$cache/modules/dm-io-affinity.ko"
+live XDG_CACHE_HOME="$xdg"
+[ "$got" = 99 ] && ok || no "mpsim live on nobody's tree: status $got: $(head -c 300 err.txt)"
+[ -e "$tmp/ran" ] && no "mpsim live ran the Makefile of nobody's tree" || ok
+[ "$(stat -c %U "$cache/linux-source-6.1" "$cache/modules/dm-io-affinity.ko")" = "root
+root" ] && [ "$(cat "$cache/modules/dm-io-affinity.ko")" = "/* ioa */" ] && ok ||
+    no "nobody's tree or module was kept: $(ls -l "$cache" "$cache/modules")"
+# UML's temporary directory nobody's: refused
+chown nobody "$cache/uml-tmp"
+refused_live "$cache/uml-tmp: owned by another user, in the build cache: refused (remove it)" \
+    XDG_CACHE_HOME="$xdg"
 
 finish
