@@ -775,7 +775,7 @@ def read_group(gout, items, cases):
         ph["ios"] = {p["name"]: nxt["p%d" % p["index"]] - snaps[tag]["p%d" % p["index"]] for p in c.paths}
         # jiffies per bio on each path through a delay: the ticks its
         # dm-delay device counted, over its I/Os (HZ=100: 10 ms a jiffy);
-        # which pattern of flushes the phase kept (docs/live.md)
+        # which pattern of flushes the phase kept (mixed_note)
         ph["jiffies"] = {}
         for p in c.paths:
             dev = "p%d" % p["index"]
@@ -1097,18 +1097,11 @@ def mixed_note(items):
     return ("Figures marked `tick pattern` are reported, not checked: at depth 64 over "
             "paths of 2 and 20 ms, the kernel's dm-delay flushes a path every second or "
             "third tick, and which one it keeps is decided by the host: a stall of UML's CPU "
-            "of a few ms, as something else takes it now and then (its host, or fio's own "
-            "helper thread), moves where the burst of "
-            "resubmissions after a flush falls in the ticks and switches the pattern "
-            "(traced per jiffy in a counting dm-delay: docs/live.md, what is left). mpsim's "
-            "CPU never stalls, so it keeps one pattern, and its slow path takes more jiffies "
-            "per bio than the kernel's, which sends it more I/Os: over 72 kernel runs of "
-            "ql-, st- and hst-2-20 at depth 64 in eight checks, the fast path's share ran "
-            "0.582-0.620 (median 0.591), and the mean of a check's three runs lay under "
-            "0.599 in 19 of 24, where mpsim gave 0.599-0.601 in seven of the eight "
-            "(docs/live.md). "
-            "The dm-delay devices' own counts in this run, jiffies per bio (each run; mpsim): "
-            + ("; ".join(items) if items else "not measured") + ".")
+            "of a few ms moves where the burst of resubmissions after a flush falls in the "
+            "ticks and switches the pattern (traced per jiffy in a counting dm-delay: "
+            "results/live-6.1-history.md). mpsim's CPU never stalls, so it keeps one "
+            "pattern. The dm-delay devices' own counts in this run, jiffies per bio (each "
+            "run; mpsim): " + ("; ".join(items) if items else "not measured") + ".")
 
 
 # A phase is CPU-bound when its CPU never idled: the median of its kernel
@@ -1561,10 +1554,10 @@ def run_cases(cases, build, mpsim, results, extra_modules, title, boots=1, secon
     a figure outside runs its repeats again on as many fresh boots, and
     every case is judged again with all its runs (make live-check: three
     runs that agree by chance make an interval narrower than the kernel's
-    spread between checks, docs/live.md, a second look)."""
+    spread between checks: docs/live.md, the verdict)."""
     # a case's runs go to the boots in turn (run r to boot r mod BOOTS):
     # the kernel's runs in one boot agree more closely than runs in
-    # different boots do (docs/live.md, the kernel's spread), so the
+    # different boots do (docs/live.md), so the
     # spread that judges mpsim is taken over boots
     nboots = max(1, min(boots, max(c.repeats for c in cases)))
     kern, gerr, ticks, n, t = kernel_runs(cases, build, extra_modules, nboots,
@@ -2012,8 +2005,8 @@ def cpu_opts(s, c):
 
 def steal_note(name, steal):
     """The time the host stole, as a CPU-bound phase measured it
-    (steal_fit): reported, not given to mpsim (docs/live.md, stolen
-    time): the CPU time per I/O each phase measured holds it already."""
+    (steal_fit): reported, not given to mpsim: the CPU time per I/O
+    each phase measured holds it already."""
     if not steal:
         return ("`%s`: its latencies at depth 1 show no stretch stolen by the host "
                 "(steal_fit)" % name)
@@ -2022,8 +2015,8 @@ def steal_note(name, steal):
             "(fio's 99.9th to 99.99th percentiles, all runs; steal_fit). Reported: mpsim, "
             "given it as `--steal='exp:%.0fus every exp:%.0fus'`, mixes the tick patterns "
             "at depth 64 as the kernel does, but puts stretches into bursts whose p99 the "
-            "kernel keeps (docs/live.md, stolen time); each phase's CPU time per I/O, which mpsim "
-            "is given, holds it already" % (
+            "kernel keeps; each phase's CPU time per I/O, which mpsim is given, holds it "
+            "already" % (
                 name, steal[0] / 1000.0, steal[1] / 1000.0, 100.0 * stolen(steal),
                 steal[0], steal[1]))
 

@@ -31,7 +31,7 @@
  * tick, fio's loop after its reap was 36-112 us longer than the same
  * loop on a CPU never idle, in eleven runs of live-check fitted at
  * mpsim's own start in the tick, and 26-74 us in three fitted at each
- * run's measured start (docs/live.md, a CPU that sleeps).  At
+ * run's measured start (results/live-6.1-history.md, a CPU that sleeps).  At
  * depth 16 it is the first reap after each tick that pays it, and every
  * reap and submission behind it that it moves.
  *
@@ -46,7 +46,7 @@
  * UML at HZ=100 showed it: at depth 1, where every I/O costs the same
  * CPU time, one I/O in a thousand took 0.8 to 3.4 ms or more, where the
  * mean was 0.12 to 0.18 ms (the calibration's 99.9th percentile in ten
- * runs; docs/live.md, stolen time, where live-check measures it); and
+ * runs; results/live-6.1-history.md, stolen time); and
  * at depth 64 over dm-delays of 2 and 20 ms, such a stall moves where
  * the burst of resubmissions after a flush falls in the ticks, and with
  * it the tick on which dm-delay flushes the next.
