@@ -1735,11 +1735,12 @@ def stolen(steal):
     return steal[0] / (steal[0] + steal[1]) if steal else 0.0
 
 
-# A phase whose CPU was busy at least this share of its time (the median
-# of its runs) gives mpsim its busy time over its I/Os; one that idled
-# more gives fio's own figures (phase_costs): the guest's background
-# alone kept UML's CPU 3-20 % busy in phases of few I/Os.
-CPU_MEASURED = 0.25
+# A phase gives mpsim its busy time over its I/Os where its I/Os' own
+# figures in fio (their submission latency and fio's loop) account for at
+# least this share of that busy time, the median of its runs, or where its
+# CPU never idled (CPU_BOUND); elsewhere the guest's background makes most
+# of it, and fio's figures are given (phase_costs).
+IO_SHARE = 0.5
 
 
 def job_think_us(opts, where):
@@ -1776,24 +1777,28 @@ def phase_costs(case, kruns):
     run (the same boot and table, seconds before), and kept within each
     phase's time per I/O: fio's figures do not separate it elsewhere.
 
-    per_io, where the phase kept UML's one CPU busy at least CPU_MEASURED
-    of its time: the guest's busy time over the phase (read_group's
-    cpu_s: time up less idle and iowait, less one snapshot's own cost)
-    over fio's I/Os.  It holds everything the CPU did for them, fio's
-    loop, the system calls, dm, the completions, the work after a sleep,
-    and whatever the host took from the CPU while the guest counted it
-    busy; so mpsim's CPU is busy as the kernel's was, and CPU-bound where
-    it was.  submit_us is the rest, inside the latency.
+    per_io, where the I/Os are most of what kept UML's one CPU busy: the
+    guest's busy time over the phase (read_group's cpu_s: time up less
+    idle and iowait, less one snapshot's own cost) over fio's I/Os.  It
+    holds everything the CPU did for them, fio's loop, the system calls,
+    dm, the completions, the work after a sleep, and whatever the host
+    took from the CPU while the guest counted it busy; so mpsim's CPU is
+    busy as the kernel's was, and CPU-bound where it was.  submit_us is
+    the rest, inside the latency.
 
-    A phase that left its CPU idle most of the time measures the guest's
-    background more than its I/Os: the tick's handling and fio's helper
-    thread cost UML 3-20 % of its time as the host's load varies, where
-    15-100 I/Os of a few hundred us each come to 0.2-2 %.  There mpsim
-    is given fio's own figures: the loop, and fio's submission latency
-    (slat: io_submit for libaio; none for a synchronous engine, whose
-    system call is the I/O) as submit_us.  An I/O of such a phase waits
-    for a tick, and what CPU it takes before its device does not change
-    that tick, nor when the next I/O starts, which the loop sets.
+    The busy time also holds the guest's background, the tick's handling
+    and fio's helper thread, which cost UML 3-40 % of its time as the
+    host's load varies.  Where fio's own figures for the I/Os (slat + the
+    loop, times the I/Os) come to less than IO_SHARE of the busy time, in
+    the median run, and the CPU idled, that background is most of it:
+    15-100 I/Os of a few hundred us each against 0.1-0.8 s of a 2 s
+    phase.  There mpsim is given fio's figures: the loop, and fio's
+    submission latency (slat: io_submit for libaio; none for a
+    synchronous engine, whose system call is the I/O) as submit_us.  An
+    I/O of such a phase waits for a tick, and what CPU it takes before its
+    device does not change that tick, nor when the next I/O starts, which
+    the loop sets.  Either way the busy time over the I/Os bounds what
+    they are given.
 
     A run whose CPU time could not be read (phase_busy: None) takes the
     median of the others; a phase with none in any run, or no I/O, is an
@@ -1801,6 +1806,11 @@ def phase_costs(case, kruns):
     k0 = min(range(case.njobs), key=lambda k: (case.depths[k], k))
     d0 = case.depths[k0]
     think = getattr(case, "think", [0.0] * case.njobs)[k0]
+    loops = []
+    for run in kruns:
+        ph = run[k0]
+        loops.append(max(d0 * 1e6 / ph["iops"] - ph["mean"] - think, 0.0)
+                     if ph["iops"] and ph["mean"] is not None else 0.0)
     per = []
     for k in range(case.njobs):
         ts = []
@@ -1813,14 +1823,15 @@ def phase_costs(case, kruns):
         if not known:
             raise ValueError("phase %s: the guest's CPU time was not read in any run"
                              % case.jobnames[k])
-        busy = [r[k]["busy"] for r in kruns if r[k].get("busy") is not None]
-        measured = statistics.median(busy) >= CPU_MEASURED
-        per.append((measured, [statistics.median(known) if t is None else t for t in ts]))
+        ts = [statistics.median(known) if t is None else t for t in ts]
+        # how much of each run's busy time per I/O fio's own figures give
+        share = [((r[k].get("slat") or 0.0) + loops[i]) / t if t else 1.0
+                 for i, (r, t) in enumerate(zip(kruns, ts))]
+        measured = cpu_bound([r[k] for r in kruns]) or statistics.median(share) >= IO_SHARE
+        per.append((measured, ts))
     out = []
     for r, run in enumerate(kruns):
-        ph = run[k0]
-        loop = max(d0 * 1e6 / ph["iops"] - ph["mean"] - think, 0.0) \
-            if ph["iops"] and ph["mean"] is not None else 0.0
+        loop = loops[r]
         row = []
         for k, (measured, ts) in enumerate(per):
             # the busy time over the I/Os bounds what they cost in either case
