@@ -5,7 +5,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,12 +98,81 @@ int out_descriptor(const char *path)
 	return -1;
 }
 
-/* ---- resolving a path as protected_symlinks would ---- */
+/* ---- who can change a directory ---- */
+
+/*
+ * Whether users besides us may write through the group bits of a
+ * directory of group g: not when g is our own group and no one else is
+ * in it (a user private group: no member listed but us, and no other
+ * user's primary group).
+ */
+static bool group_shared(gid_t g)
+{
+	const struct passwd *pw;
+	const struct group *gr;
+	char me[256];
+	bool shared = false;
+	char **m;
+
+	if (g != getegid())
+		return true;
+	pw = getpwuid(geteuid());
+	if (!pw)
+		return true;
+	snprintf(me, sizeof(me), "%s", pw->pw_name);
+	gr = getgrgid(g);
+	for (m = gr ? gr->gr_mem : NULL; m && *m && !shared; m++)
+		shared = strcmp(*m, me) != 0;
+	setpwent();
+	while (!shared && (pw = getpwent()))
+		shared = pw->pw_gid == g && pw->pw_uid != geteuid();
+	endpwent();
+	return shared;
+}
+
+/* Whether another user can write directory d (its group's other
+ * members included). */
+static bool others_write(const struct stat *d)
+{
+	return (d->st_mode & S_IWOTH) ||
+	       ((d->st_mode & S_IWGRP) && group_shared(d->st_gid));
+}
+
+/* A directory another user owns: they may put anything in it (and chmod
+ * it as they like).  Root's and ours are not. */
+static bool others_own(const struct stat *d)
+{
+	return d->st_uid != geteuid() && d->st_uid != 0;
+}
 
 static bool sticky_shared(const struct stat *dir)
 {
-	return (dir->st_mode & S_ISVTX) && (dir->st_mode & S_IWOTH);
+	return (dir->st_mode & S_ISVTX) && others_write(dir);
 }
+
+/*
+ * A directory on an output's path must be one no other user can change:
+ * not theirs, and not writable by them unless it is sticky (where the
+ * entries of others are taken as the kernel's fs.protected_symlinks and
+ * fs.protected_regular take them).  0, or -EINVAL with err "path: why".
+ */
+static int dir_trusted(const char *path, const char *dir,
+		       const struct stat *d, char *err)
+{
+	if (others_own(d))
+		return input_error(err, "%s: the directory %s belongs to user "
+				   "%u, who could put a file or link of theirs "
+				   "in its place", path, dir,
+				   (unsigned)d->st_uid);
+	if (others_write(d) && !(d->st_mode & S_ISVTX))
+		return input_error(err, "%s: the directory %s can be written by "
+				   "others and is not sticky: another user "
+				   "could put a file of theirs in its place",
+				   path, dir);
+	return 0;
+}
+
+/* ---- resolving a path as protected_symlinks would ---- */
 
 /* The directory part of path ("/" for "/x"). */
 static void dir_part(const char *path, char *dir)
@@ -116,11 +187,13 @@ static void dir_part(const char *path, char *dir)
 
 /*
  * path made absolute with every symbolic link resolved into out
- * (PATH_MAX bytes).  A link is followed only when the kernel's
- * may_follow_link() would with fs.protected_symlinks=1: it is ours, or
- * its directory is not sticky and world-writable, or the directory's
- * owner owns it too.  The last component may be missing (a file to be
- * made).  0, -EINVAL (a refused link, with err) or -EIO (errno's case).
+ * (PATH_MAX bytes), walking it from the root: every directory it goes
+ * through, the working directory's too, must pass dir_trusted().  A link
+ * is followed only when the kernel's may_follow_link() would with
+ * fs.protected_symlinks=1: it is ours, or its directory is not sticky and
+ * shared, or the directory's owner owns it too.  The last component may
+ * be missing (a file or directory to be made).  0, -EINVAL (a refused
+ * link or directory, with err) or -EIO (errno's case).
  */
 static int resolve(const char *path, char *out, char *err)
 {
@@ -130,25 +203,34 @@ static int resolve(const char *path, char *out, char *err)
 	struct stat st, dir;
 	int r = 0;
 
-	snprintf(rest, 2 * PATH_MAX, "%s", path);
+	out[0] = '\0';
 	if (path[0] == '/') {
-		out[0] = '\0';
-	} else if (!getcwd(out, PATH_MAX)) {
+		snprintf(rest, 2 * PATH_MAX, "%s", path);
+	} else if (!getcwd(tmp, PATH_MAX)) {
 		r = input_error(err, "%s: cannot tell the working directory: "
 				"%s", path, strerror(errno));
 		goto out;
-	} else if (!strcmp(out, "/")) {
-		out[0] = '\0';
+	} else if (snprintf(rest, 2 * PATH_MAX, "%s/%s", tmp, path) >=
+		   2 * PATH_MAX) {
+		r = input_error(err, "%s: path too long", path);
+		goto out;
 	}
+	if (lstat("/", &st)) {
+		r = input_error(err, "/: %s", strerror(errno));
+		goto out;
+	}
+	r = dir_trusted(path, "/", &st, err);
 	name = rest;
-	while (name) {
+	while (name && !r) {
 		size_t len = strlen(out);
+		bool last;
 
 		while (*name == '/')
 			name++;
 		next = strchr(name, '/');
 		if (next)
 			*next++ = '\0';
+		last = !next || !next[strspn(next, "/")];
 		if (!*name || !strcmp(name, ".")) {
 			name = next;
 			continue;
@@ -168,8 +250,6 @@ static int resolve(const char *path, char *out, char *err)
 		out[len] = '/';
 		strcpy(out + len + 1, name);
 		if (lstat(out, &st)) {
-			bool last = !next || !next[strspn(next, "/")];
-
 			if (errno == ENOENT && last)
 				break;		/* the file to be made */
 			/* a missing directory: the system's answer, not
@@ -179,6 +259,8 @@ static int resolve(const char *path, char *out, char *err)
 			r = -EIO;
 			goto out;
 		}
+		if (S_ISDIR(st.st_mode) && !last)
+			r = dir_trusted(path, out, &st, err);
 		if (!S_ISLNK(st.st_mode)) {
 			name = next;
 			continue;
@@ -245,11 +327,7 @@ static int check_resolved(const char *path, const char *real, unsigned flags,
 		snprintf(err, ERR_MAX, "%s: %s", dirname, strerror(errno));
 		return -EIO;
 	}
-	if ((dir.st_mode & S_IWOTH) && !(dir.st_mode & S_ISVTX))
-		return input_error(err, "%s: its directory %s can be written "
-				   "by others and is not sticky: another user "
-				   "could put a file of theirs in its place",
-				   path, dirname);
+	/* (resolve() walked it: no other user's, shared only if sticky) */
 	*exists = !lstat(real, st);
 	if (!*exists)
 		return 0;
@@ -461,20 +539,39 @@ int safe_check_dir(const char *dir, char *err)
 	struct stat st;
 	int r = resolve(dir, real, err);
 
-	if (!r && lstat(real, &st))
+	if (r || (lstat(real, &st) && errno == ENOENT))
+		;			/* refused, or to be made */
+	else if (lstat(real, &st))
 		r = input_error(err, "%s: %s", dir, strerror(errno));
-	else if (!r && !S_ISDIR(st.st_mode))
+	else if (!S_ISDIR(st.st_mode))
 		r = input_error(err, "%s: not a directory", dir);
-	else if (!r && (st.st_mode & S_IWOTH) &&
+	else if (others_own(&st))
+		r = input_error(err, "%s: a directory of user %u, who could put "
+				"files of theirs in it", dir,
+				(unsigned)st.st_uid);
+	else if (others_write(&st) &&
 		 !((st.st_mode & S_ISVTX) && st.st_uid == geteuid()))
 		r = input_error(err, "%s: a directory others can write (and "
 				"not a sticky one of ours): another user "
 				"could put files of theirs in it", dir);
-	else if (!r && st.st_uid != geteuid() && st.st_uid != 0 &&
-		 (st.st_mode & S_IWUSR))
-		r = input_error(err, "%s: a directory of user %u, who could put "
-				"files of theirs in it", dir,
-				(unsigned)st.st_uid);
+	free(real);
+	return r;
+}
+
+int safe_mkdir(const char *dir, char *err)
+{
+	char *real = xmalloc(PATH_MAX);
+	struct stat st;
+	int r = resolve(dir, real, err);
+
+	/* made only once its path passed the checks: a refused link or
+	 * directory on the way leaves nothing behind */
+	if (!r && lstat(real, &st) && errno == ENOENT &&
+	    mkdir(real, 0777) && errno != EEXIST) {
+		snprintf(err, ERR_MAX, "cannot create '%s': %s", dir,
+			 strerror(errno));
+		r = -EIO;
+	}
 	free(real);
 	return r;
 }

@@ -9,8 +9,10 @@
  *    (/tmp) and is owned by neither us nor the directory's owner;
  *  - an existing file in such a directory is replaced only when it is
  *    ours or the directory owner's (fs.protected_regular's rule);
- *  - an output goes into no directory others can write that is not
- *    sticky (anyone could rename another file into its place);
+ *  - every directory on an output's path (the working directory's too)
+ *    is ours or root's, and one others can write is sticky: another
+ *    user could otherwise rename a link or file of theirs into its place
+ *    (others are the world, and the other members of its group);
  *  - the new file is written to a temporary made with mkstemp()
  *    (O_CREAT|O_EXCL: no link is followed) beside the target, given the
  *    target's mode (and owner, when we may), and renamed over it;
@@ -79,10 +81,20 @@ int safe_close_stream(FILE *f, struct safe_file *sf, int error);
 int safe_open_in_place(const char *path, char **resolved, char *err);
 
 /*
- * A directory outputs are created in by name (--blktrace=DIR): refused
- * when others can write it, unless it is sticky and ours.
+ * A directory outputs are created in by name (--blktrace=DIR): its path
+ * walked as an output's, then refused when another user owns it or can
+ * write it, unless it is sticky and ours.  A missing one is fine (its
+ * path up to it was checked); -EIO when a directory above it is missing.
  */
 int safe_check_dir(const char *dir, char *err);
+
+/*
+ * Make directory dir (one level, mode 0777 less the umask) if it is
+ * missing, once its path passed the walk of the rules above: 0, -EINVAL
+ * (err: what was refused, nothing made) or -EIO (err: why not made).
+ * What is there is the caller's to check (safe_check_dir, safe_create).
+ */
+int safe_mkdir(const char *dir, char *err);
 
 /* What a file of mode m is when it is not a regular one ("a FIFO"). */
 const char *not_regular(mode_t m);

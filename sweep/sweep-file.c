@@ -126,13 +126,12 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 		return input_error(err, "%s: a descriptor holds no sweep to "
 				   "resume; give a file (or /dev/stdout)",
 				   sw->output);
+	/* its directory made (one level) once its path passed the checks */
 	d = dir_of(sw->output);
-	if (mkdir(d, 0777) && errno != EEXIST) {
-		r = sys_error(err, d, "cannot create the directory");
-		free(d);
-		return r;
-	}
+	r = safe_mkdir(d, err);
 	free(d);
+	if (r)
+		return r;
 	/* a link only as protected_symlinks follows it, a directory or
 	 * device refused (the sorted file is renamed over it), no input */
 	so->fd = safe_open_in_place(sw->output, &so->path, err);

@@ -203,6 +203,54 @@ status 2 $short --output="$shared/theirs.csv" && one_line "fs.protected_regular"
 mkdir -m 777 "$tmp/open"
 status 2 $short --output="$tmp/open/x.csv" && one_line "can be written by others and is not sticky" || :
 
+# a directory another user owns, or can write through its group, is
+# refused for every output: nobody's link in nobody's 0755 directory
+# would have led root's output onto root's own file
+nob=$tmp/nobodys
+mkdir -m 755 "$nob"
+chown nobody "$nob"
+for o in --output --trace --series --lat_hist; do
+	victim own$o
+	as_nobody ln -s "$priv/own$o" "$nob/x$o"
+	extra=
+	[ $o = --series ] && extra=--interval=10ms
+	status 2 $short $extra $o="$nob/x$o" && one_line "the directory $nob belongs to user 65534" || :
+	intact own$o "$o through a link in nobody's directory"
+done
+victim own-merge
+as_nobody ln -s "$priv/own-merge" "$nob/merged.csv"
+status 2 merge --output="$nob/merged.csv" part.csv && one_line "the directory $nob belongs to user 65534" || :
+intact own-merge "merge --output through a link in nobody's directory"
+victim own-sweep
+as_nobody ln -s "$priv/own-sweep" "$nob/sweep.csv"
+status 2 sweep $short --iodepth=1,2 --output="$nob/sweep.csv" && one_line "the directory $nob belongs to user 65534" || :
+intact own-sweep "sweep --output through a link in nobody's directory"
+# ... and below it: a directory of root's inside nobody's, which nobody
+# could rename away and replace
+mkdir -m 755 "$nob/sub"
+status 2 $short --output="$nob/sub/x.csv" && one_line "the directory $nob belongs to user 65534" || :
+status 2 $short --blktrace="$nob/sub/bt" && one_line "the directory $nob belongs to user 65534" || :
+[ -e "$nob/sub/bt" ] && no "--blktrace made a directory below nobody's" || ok
+# (relative to a working directory inside it, the same)
+(cd "$nob/sub" && status 2 $short --output=x.csv) && one_line "the directory $nob belongs to user 65534" || :
+# the group: writable by nobody's group is writable by nobody; root's own
+# group (no other member) is root's alone
+mkdir -m 775 "$tmp/grp"
+chgrp nogroup "$tmp/grp"
+status 2 $short --output="$tmp/grp/x.csv" && one_line "the directory $tmp/grp can be written by others and is not sticky" || :
+chgrp root "$tmp/grp"
+status 0 $short --output="$tmp/grp/x.csv" && ok
+
+# --blktrace=LINK/DIR through nobody's link in a sticky directory: refused
+# before anything is made in the link's target
+mkdir -m 700 "$priv/btroot"
+as_nobody ln -s "$priv/btroot" "$shared/btlink"
+status 2 $short --blktrace="$shared/btlink/bt" && one_line "fs.protected_symlinks" || :
+[ -e "$priv/btroot/bt" ] && no "--blktrace made $priv/btroot/bt through nobody's link" || ok
+# the same through a sweep's --output: its directory is not made either
+status 2 sweep $short --iodepth=1,2 --output="$shared/btlink/sw/x.csv" && one_line "fs.protected_symlinks" || :
+[ -e "$priv/btroot/sw" ] && no "sweep --output made $priv/btroot/sw through nobody's link" || ok
+
 # planted temporary names: NAME.tmp as a link to root's file
 out=$tmp/mine
 mkdir -m 1777 "$out"

@@ -2,8 +2,8 @@
  * test_safe_file.c: lib/safe-file.c, the creation of every output: the
  * descriptor names, the replaced file's mode, no temporary left behind,
  * the refusals (a directory others can write, a file that is not a
- * regular one, an input).  The refusals that need a second user are in
- * tests/safety.sh.
+ * regular one, an input), a directory made only after its checks.  The
+ * refusals that need a second user are in tests/safety.sh.
  */
 #define _XOPEN_SOURCE 700
 #include <fcntl.h>
@@ -190,4 +190,17 @@ Test(safe_file, refusals)
 	cr_assert_eq(safe_check_dir(open_dir, err), 0, "%s", err);
 	cr_assert_eq(chmod(open_dir, 0777), 0);
 	cr_assert_eq(safe_check_dir(open_dir, err), -EINVAL);
+	/* a directory is made only once its path passed: not in one others
+	 * can write, nor below it */
+	snprintf(path, sizeof(path), "%s/bt", open_dir);
+	cr_assert_eq(safe_mkdir(path, err), -EINVAL);
+	cr_assert(strstr(err, "can be written by others and is not sticky"),
+		  "%s", err);
+	cr_assert_eq(entries(open_dir), 0);
+	cr_assert_eq(safe_check_dir(path, err), -EINVAL);
+	snprintf(path, sizeof(path), "%s/bt", dir);
+	cr_assert_eq(safe_check_dir(path, err), 0, "%s", err);
+	cr_assert_eq(safe_mkdir(path, err), 0, "%s", err);
+	cr_assert_eq(safe_mkdir(path, err), 0, "%s", err);
+	cr_assert_eq(safe_check_dir(path, err), 0, "%s", err);
 }
