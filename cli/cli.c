@@ -370,7 +370,7 @@ static int write_whole(const char *what, const char *path, const char *buf,
 		return EXIT_FAILED;
 	}
 	if (safe_commit(&sf, err)) {
-		mpsim_error("%s: cannot write %s: %s", what, path, err);
+		mpsim_error("%s: %s", what, err);
 		return EXIT_FAILED;
 	}
 	return EXIT_OK;

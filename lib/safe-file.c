@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "safe-file.h"
@@ -390,15 +392,102 @@ static mode_t umasked(mode_t m)
 	return m & ~u;
 }
 
+/* ---- one lock per output path ---- */
+
+/*
+ * An exclusive flock() on fd, waiting up to 2 s for one held elsewhere
+ * (the workers of a sweep just killed take a moment to die).  0, or -1
+ * with errno (EWOULDBLOCK: still held).
+ */
+static int lock_wait(int fd)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		nanosleep(&ts, NULL);
+	}
+	errno = EWOULDBLOCK;
+	return -1;
+}
+
+/* Whether real (a path without links) still names the file fd has open. */
+static bool still_names(int fd, const char *real)
+{
+	struct stat a, b;
+
+	return !fstat(fd, &a) && !lstat(real, &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+/*
+ * The lock every writer of an output takes on the file at its path
+ * before it replaces or rewrites it (a sweep for its whole life, a run,
+ * merge or trace until the rename): the file at real (resolved) opened
+ * with oflags, never through a link, flock()ed, and still the one at
+ * real (one replaced while we waited is locked anew).  Returns the
+ * descriptor; -ENOENT when nothing is there (without O_CREAT), -EACCES
+ * when we may not open it (nor may any mpsim of ours write it), -EBUSY
+ * (err: another mpsim holds it), -EINVAL (err: not a regular file), or
+ * -EIO (err: why).
+ */
+static int lock_path(const char *path, const char *real, int oflags,
+		     char *err)
+{
+	struct stat st;
+	int fd, e, tries;
+
+	for (tries = 0; tries < 10; tries++) {
+		fd = open(real, oflags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+			  0666);
+		if (fd < 0 && errno == EACCES && oflags == O_RDONLY)
+			fd = open(real, O_WRONLY | O_NOFOLLOW | O_NONBLOCK |
+				  O_CLOEXEC);
+		if (fd < 0) {
+			e = errno;
+			if (e == ENOENT && !(oflags & O_CREAT))
+				return -ENOENT;
+			if (e == EACCES && !(oflags & O_CREAT))
+				return -EACCES;
+			snprintf(err, ERR_MAX, "%s: cannot open: %s", path,
+				 strerror(e));
+			return e == ELOOP ? -EINVAL : -EIO;
+		}
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+			close(fd);
+			return input_error(err, "%s: not a regular file", path);
+		}
+		if (lock_wait(fd)) {
+			e = errno;
+			close(fd);
+			if (e != EWOULDBLOCK) {
+				snprintf(err, ERR_MAX, "%s: cannot lock: %s",
+					 path, strerror(e));
+				return -EIO;
+			}
+			break;
+		}
+		if (still_names(fd, real))
+			return fd;
+		close(fd);
+	}
+	snprintf(err, ERR_MAX, "%s: another mpsim is writing it", path);
+	return -EBUSY;
+}
+
 int safe_create(struct safe_file *sf, const char *path, unsigned flags,
 		char *err)
 {
 	int fd = out_descriptor(path), r;
 	struct stat st;
-	bool exists;
+	bool exists = false;
 
 	memset(sf, 0, sizeof(*sf));
-	sf->fd = -1;
+	sf->fd = sf->lock = -1;
 	if (fd >= 0) {
 		r = check_descriptor(path, fd, flags, err);
 		if (r)
@@ -412,6 +501,20 @@ int safe_create(struct safe_file *sf, const char *path, unsigned flags,
 	r = resolve(path, sf->path, err);
 	if (!r)
 		r = check_resolved(path, sf->path, flags, &st, &exists, err);
+	/* the file there stays locked until it is replaced: no sweep
+	 * writes it meanwhile, none replaces ours (SAFE_LOCKED: the caller
+	 * holds its lock) */
+	sf->over = !r && exists && (flags & SAFE_LOCKED);
+	if (!r && exists && !sf->over) {
+		fd = lock_path(path, sf->path, O_RDONLY, err);
+		if (fd >= 0)
+			sf->lock = fd;
+		if (fd >= 0 || fd == -EACCES)
+			sf->over = true;	/* (-EACCES: no mpsim of ours
+						 * can write it either) */
+		else if (fd != -ENOENT)
+			r = fd;			/* (gone: made anew) */
+	}
 	if (r) {
 		free(sf->path);
 		sf->path = NULL;
@@ -425,8 +528,8 @@ int safe_create(struct safe_file *sf, const char *path, unsigned flags,
 		snprintf(err, ERR_MAX, "cannot create '%s': %s", path,
 			 strerror(errno));
 		free(sf->tmp);
-		free(sf->path);
-		sf->tmp = sf->path = NULL;
+		sf->tmp = NULL;
+		safe_abort(sf);
 		return -EIO;
 	}
 	/* the replaced file's owner (if we may) and permissions */
@@ -455,6 +558,41 @@ static void fsync_dir_of(const char *path)
 	}
 }
 
+/*
+ * Rename the temporary to the target: over the file there when we hold
+ * its lock; else only where there is none (RENAME_NOREPLACE, or link()
+ * where the file system lacks it), and a file made there meanwhile (a
+ * sweep's) is replaced only under its lock.  0, or -EBUSY / -EIO (err).
+ */
+static int put_in_place(struct safe_file *sf, char *err)
+{
+	int r;
+
+	if (!sf->over) {
+		if (!renameat2(AT_FDCWD, sf->tmp, AT_FDCWD, sf->path,
+			       RENAME_NOREPLACE))
+			return 0;
+		if ((errno == EINVAL || errno == ENOSYS) &&
+		    !link(sf->tmp, sf->path)) {
+			unlink(sf->tmp);
+			return 0;
+		}
+		if (errno != EEXIST)
+			goto plain;	/* no hard links either */
+		r = lock_path(sf->path, sf->path, O_RDONLY, err);
+		if (r == -EBUSY || r == -EINVAL)
+			return r;
+		sf->lock = r;
+	}
+plain:
+	if (rename(sf->tmp, sf->path)) {
+		snprintf(err, ERR_MAX, "%s: cannot rename %s over it: %s",
+			 sf->path, sf->tmp, strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
 int safe_commit(struct safe_file *sf, char *err)
 {
 	int r = 0;
@@ -474,16 +612,15 @@ int safe_commit(struct safe_file *sf, char *err)
 		return -EIO;
 	}
 	sf->fd = -1;
-	if (rename(sf->tmp, sf->path)) {
-		snprintf(err, ERR_MAX, "%s: cannot rename %s over it: %s",
-			 sf->path, sf->tmp, strerror(errno));
+	r = put_in_place(sf, err);
+	if (r) {
 		safe_abort(sf);
-		return -EIO;
+		return r;
 	}
 	fsync_dir_of(sf->path);
 	free(sf->tmp);
-	free(sf->path);
-	sf->tmp = sf->path = NULL;
+	sf->tmp = NULL;
+	safe_abort(sf);		/* the lock */
 	return 0;
 }
 
@@ -491,12 +628,14 @@ void safe_abort(struct safe_file *sf)
 {
 	if (sf->fd >= 0)
 		close(sf->fd);
+	if (sf->path && sf->lock >= 0)
+		close(sf->lock);
 	if (sf->tmp)
 		unlink(sf->tmp);
 	free(sf->tmp);
 	free(sf->path);
 	memset(sf, 0, sizeof(*sf));
-	sf->fd = -1;
+	sf->fd = sf->lock = -1;
 }
 
 int safe_open_in_place(const char *path, char **resolved, char *err)
@@ -510,27 +649,18 @@ int safe_open_in_place(const char *path, char **resolved, char *err)
 	r = resolve(path, real, err);
 	if (!r)
 		r = check_resolved(path, real, 0, &st, &exists, err);
-	if (r) {
-		free(real);
-		return r;
-	}
-	fd = open(real, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-		  0666);
+	fd = r ? r : lock_path(path, real, O_RDWR | O_CREAT, err);
 	if (fd < 0) {
-		r = -errno;
-		snprintf(err, ERR_MAX, "%s: cannot open: %s", path,
-			 strerror(errno));
 		free(real);
-		return r == -ELOOP ? -EINVAL : -EIO;
-	}
-	/* swapped for something else since the checks */
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		free(real);
-		return input_error(err, "%s: not a regular file", path);
+		return fd;
 	}
 	*resolved = real;
 	return fd;
+}
+
+bool safe_same_file(int fd, const char *real)
+{
+	return still_names(fd, real);
 }
 
 int safe_check_dir(const char *dir, char *err)

@@ -86,6 +86,46 @@ chmod 640 kept.csv
 [ "$(stat -c %a kept.csv)" = 640 ] && ok ||
     no "--output replaced a mode-640 file with mode $(stat -c %a kept.csv)"
 
+# ---- one lock per output path: a sweep's file is not replaced ----
+
+# while a sweep holds its --output, a run, a trace or a merge naming the
+# same file waits for its lock, then gives up: status 1, one line, the
+# sweep's file untouched (they renamed theirs over it and the sweep went
+# on writing to a deleted file)
+"$mpsim" sweep $short --iodepth=1,2 --output=other-sweep.csv 2>/dev/null
+"$mpsim" sweep --iodepth=1,2 --runtime=10000s -j 1 --output=held.csv 2>/dev/null &
+holder=$!
+n=0
+while [ ! -s held.csv ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+cp held.csv held.before
+status 1 $short --format=csv --output=held.csv && one_line "held.csv: another mpsim is writing it"
+status 1 $short --trace=held.csv && one_line "held.csv: another mpsim is writing it"
+status 1 merge --output=held.csv other-sweep.csv && one_line "held.csv: another mpsim is writing it"
+status 1 sweep $short --iodepth=1,2 --output=held.csv && one_line "held.csv: another mpsim is writing it"
+cmp -s held.csv held.before && ok || no "the sweep's held.csv was replaced"
+kill "$holder" 2>/dev/null || :
+wait "$holder" 2>/dev/null || :
+
+# a sweep whose file is replaced or removed by what takes no lock (mv,
+# rm) says so when it next writes or ends: status 1, one line (it went
+# on writing to the deleted file and ended with status 0)
+for how in mv rm; do
+	rm -f gone.csv
+	"$mpsim" sweep --runtime=20s --bs=4k,8k -j 1 --output=gone.csv 2>err.txt >/dev/null &
+	sweeper=$!
+	n=0
+	while [ ! -s gone.csv ] && [ $n -lt 200 ]; do sleep 0.01; n=$((n + 1)); done
+	kill -STOP "$sweeper"
+	if [ $how = mv ]; then cp other-sweep.csv new.csv && mv new.csv gone.csv; else rm gone.csv; fi
+	kill -CONT "$sweeper"
+	set +e
+	wait "$sweeper"
+	got=$?
+	set -e
+	[ "$got" = 1 ] && one_line "gone.csv: no longer the file this sweep writes" ||
+	    no "a sweep whose file was replaced ($how): status $got: $(head -c 300 err.txt)"
+done
+
 # ---- a scenario file's selector_source ----
 
 mkdir -p sub

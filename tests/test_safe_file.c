@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -124,6 +125,33 @@ Test(safe_file, abort_leaves_the_target)
 	cr_assert_not_null(fgets(buf, sizeof(buf), f));
 	fclose(f);
 	cr_assert_str_eq(buf, "old\n");
+	cr_assert_eq(entries(dir), 1);
+}
+
+/*
+ * An output that was missing at safe_create() is put in place only where
+ * nothing is: a file made there meanwhile (a sweep's, locked) is not
+ * replaced; one no one locks is.
+ */
+Test(safe_file, a_file_made_meanwhile_is_replaced_only_unlocked)
+{
+	struct safe_file sf;
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/out.csv", dir);
+	cr_assert_eq(safe_create(&sf, path, 0, err), 0, "%s", err);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(flock(fd, LOCK_EX), 0);
+	cr_assert_eq(write(sf.fd, "new\n", 4), 4);
+	cr_assert_eq(safe_commit(&sf, err), -EBUSY);
+	cr_assert(strstr(err, "another mpsim is writing it"), "%s", err);
+	cr_assert_eq(entries(dir), 1);		/* no temporary left */
+	close(fd);				/* the lock with it */
+	cr_assert_eq(safe_create(&sf, path, 0, err), 0, "%s", err);
+	cr_assert_eq(write(sf.fd, "new\n", 4), 4);
+	cr_assert_eq(safe_commit(&sf, err), 0, "%s", err);
 	cr_assert_eq(entries(dir), 1);
 }
 
