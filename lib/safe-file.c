@@ -8,6 +8,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -392,6 +393,128 @@ static mode_t umasked(mode_t m)
 	return m & ~u;
 }
 
+/* ---- temporaries removed when a signal ends the process ---- */
+
+/*
+ * The temporaries this process has made and not yet renamed or removed,
+ * for the handler of the signals that end a process: it unlinks them
+ * (unlink() is async-signal-safe) and lets the signal end the process
+ * as it would have.  The list changes with the asynchronous signals
+ * blocked, so the handler never sees half an entry.  A temporary is the
+ * process's that made it: a forked sweep worker that gets the signal
+ * leaves its parent's alone.  Only SIGKILL (and power loss) leave one.
+ */
+struct temp {
+	pid_t pid;		/* the process that made it */
+	char *path;
+};
+
+static struct temp *temps;
+static volatile size_t nr_temps;
+static size_t temps_room;
+
+/* Sent from outside: Ctrl-C, kill, a hangup, a closed pipe, the limits
+ * of ulimit; blocked while the list changes. */
+static const int async_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
+	SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+};
+/* A crash: a plugin's, or abort() on running out of memory. */
+static const int crash_signals[] = {
+	SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS,
+};
+
+static void temps_signal(int sig)
+{
+	pid_t me = getpid();
+	size_t i;
+
+	for (i = 0; i < nr_temps; i++)
+		if (temps[i].pid == me)
+			unlink(temps[i].path);
+	/* the default action now (SA_RESETHAND), once the handler returns */
+	raise(sig);
+}
+
+static void async_set(sigset_t *set)
+{
+	size_t i;
+
+	sigemptyset(set);
+	for (i = 0; i < ARRAY_SIZE(async_signals); i++)
+		sigaddset(set, async_signals[i]);
+}
+
+/* The handler on every signal that would end the process as the
+ * default does; one ignored (nohup) or handled already stays so. */
+static void temps_handler(void)
+{
+	static bool done;
+	struct sigaction sa, old;
+	size_t i;
+
+	if (done)
+		return;
+	done = true;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = temps_signal;
+	sa.sa_flags = SA_RESETHAND;
+	async_set(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(async_signals) + ARRAY_SIZE(crash_signals);
+	     i++) {
+		int sig = i < ARRAY_SIZE(async_signals) ? async_signals[i] :
+			  crash_signals[i - ARRAY_SIZE(async_signals)];
+
+		if (!sigaction(sig, NULL, &old) && old.sa_handler == SIG_DFL &&
+		    !(old.sa_flags & SA_SIGINFO))
+			sigaction(sig, &sa, NULL);
+	}
+}
+
+/* Make a temporary from tmpl (mkostemp) and note it, signals held off
+ * between the two.  The descriptor, or -1 with errno. */
+static int temp_make(char *tmpl)
+{
+	sigset_t async, old;
+	int fd, e;
+
+	temps_handler();
+	async_set(&async);
+	sigprocmask(SIG_BLOCK, &async, &old);
+	fd = mkostemp(tmpl, O_CLOEXEC);
+	e = errno;
+	if (fd >= 0) {
+		if (nr_temps == temps_room) {
+			temps_room = temps_room ? 2 * temps_room : 16;
+			temps = xrealloc(temps, temps_room * sizeof(*temps));
+		}
+		temps[nr_temps].pid = getpid();
+		temps[nr_temps].path = xstrdup(tmpl);
+		nr_temps = nr_temps + 1;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return fd;
+}
+
+/* The temporary at path was renamed or removed: off the list. */
+static void temp_gone(const char *path)
+{
+	sigset_t async, old;
+	size_t i;
+
+	async_set(&async);
+	sigprocmask(SIG_BLOCK, &async, &old);
+	for (i = 0; i < nr_temps; i++)
+		if (!strcmp(temps[i].path, path)) {
+			free(temps[i].path);
+			temps[i] = temps[nr_temps - 1];
+			nr_temps = nr_temps - 1;
+			break;
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 /* ---- one lock per output path ---- */
 
 /*
@@ -522,8 +645,9 @@ int safe_create(struct safe_file *sf, const char *path, unsigned flags,
 	}
 	sf->tmp = xmalloc(strlen(sf->path) + sizeof(".tmp.XXXXXX"));
 	sprintf(sf->tmp, "%s.tmp.XXXXXX", sf->path);
-	/* O_CREAT|O_EXCL, mode 0600 until it is complete */
-	sf->fd = mkostemp(sf->tmp, O_CLOEXEC);
+	/* O_CREAT|O_EXCL, mode 0600 until it is complete; removed if a
+	 * signal ends the process before the commit */
+	sf->fd = temp_make(sf->tmp);
 	if (sf->fd < 0) {
 		snprintf(err, ERR_MAX, "cannot create '%s': %s", path,
 			 strerror(errno));
@@ -618,6 +742,7 @@ int safe_commit(struct safe_file *sf, char *err)
 		return r;
 	}
 	fsync_dir_of(sf->path);
+	temp_gone(sf->tmp);
 	free(sf->tmp);
 	sf->tmp = NULL;
 	safe_abort(sf);		/* the lock */
@@ -630,8 +755,10 @@ void safe_abort(struct safe_file *sf)
 		close(sf->fd);
 	if (sf->path && sf->lock >= 0)
 		close(sf->lock);
-	if (sf->tmp)
+	if (sf->tmp) {
 		unlink(sf->tmp);
+		temp_gone(sf->tmp);
+	}
 	free(sf->tmp);
 	free(sf->path);
 	memset(sf, 0, sizeof(*sf));

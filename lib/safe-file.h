@@ -15,7 +15,9 @@
  *    (others are the world, and the other members of its group);
  *  - the new file is written to a temporary made with mkstemp()
  *    (O_CREAT|O_EXCL: no link is followed) beside the target, given the
- *    target's mode (and owner, when we may), and renamed over it;
+ *    target's mode (and owner, when we may), and renamed over it; a
+ *    signal that ends the process first (SIGINT, SIGTERM, SIGHUP, a
+ *    crash...) removes it, by a handler installed with the first one;
  *  - one lock per output path: every writer (run, merge, trace, sweep)
  *    flock()s the file at the path before it replaces or rewrites it, a
  *    sweep for its whole life, the others until their rename, which is

@@ -126,6 +126,40 @@ for how in mv rm; do
 	    no "a sweep whose file was replaced ($how): status $got: $(head -c 300 err.txt)"
 done
 
+# ---- an interrupted run leaves no temporary ----
+
+# a signal that ends a run while it writes its trace and blktrace files
+# removes their temporaries (*.tmp.XXXXXX): they were left, 640 MB of one
+# (env: a background job starts with SIGINT ignored)
+# temps DIR...: no temporary in them
+temps() { ! find "$@" -name '*.tmp.*' | grep -q .; }
+# started CMD...: runs mpsim in the background (pid in $pid) until its
+# trace's temporary is there
+started() {
+	env --default-signal=INT "$mpsim" "$@" >/dev/null 2>err.txt &
+	pid=$!
+	n=0
+	until find sig -name 't.json.tmp.*' | grep -q . || [ $n -ge 300 ]; do
+		sleep 0.02
+		n=$((n + 1))
+	done
+}
+# ended SIG WANT: sends SIG to $pid, which must end with status WANT
+ended() {
+	kill -"$1" "$pid"
+	set +e
+	wait "$pid" 2>/dev/null		# (sh says how it ended)
+	got=$?
+	set -e
+	[ "$got" = "$2" ] && ok || no "$1 to a run with a trace: status $got, want $2"
+}
+mkdir sig
+for s in INT:130 TERM:143 HUP:129; do
+	started --runtime=10000s --trace=sig/t.json --trace-count=1 --blktrace=sig/bt
+	ended "${s%:*}" "${s#*:}"
+	temps sig && ok || no "SIG${s%:*} left temporaries: $(ls sig sig/bt | tr '\n' ' ')"
+done
+
 # ---- a scenario file's selector_source ----
 
 mkdir -p sub
@@ -173,7 +207,16 @@ status 1 run --selector-source="$fails" $short && one_line "exited (status 0) in
 fail_at 6
 status 1 run --selector-source="$fails" $short && one_line "exited (status 3) in select_path"
 
+# ... and a plugin's crash, or a signal to the watch, leaves no
+# temporary either
+fail_at 1
+status 1 run --selector-source="$fails" $short --trace=sig/t.json --trace-count=1 \
+    --blktrace=sig/bt && one_line "crashed (signal 11, SIGSEGV) in select_path"
+temps sig && ok || no "a plugin's crash left temporaries: $(ls sig sig/bt | tr '\n' ' ')"
 unset MPSIM_FAIL_AT
+started run --selector-source="$fails" --runtime=10000s --trace=sig/t.json --trace-count=1
+ended TERM 143
+temps sig && ok || no "SIGTERM to a plugin's run left temporaries: $(ls sig | tr '\n' ' ')"
 
 # a header the file includes is part of the cache key: a change to it
 # builds anew (the plugin of FAIL_AT 0 must not be reused for 5)

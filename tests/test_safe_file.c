@@ -8,11 +8,13 @@
 #define _XOPEN_SOURCE 700
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
@@ -153,6 +155,36 @@ Test(safe_file, a_file_made_meanwhile_is_replaced_only_unlocked)
 	cr_assert_eq(write(sf.fd, "new\n", 4), 4);
 	cr_assert_eq(safe_commit(&sf, err), 0, "%s", err);
 	cr_assert_eq(entries(dir), 1);
+}
+
+/* A signal that ends the process before the commit takes the
+ * temporary with it; a forked process's signal leaves its parent's. */
+Test(safe_file, a_signal_removes_the_temporaries)
+{
+	struct safe_file sf, kept;
+	char path[128];
+	int st, sig;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/kept.csv", dir);
+	cr_assert_eq(safe_create(&kept, path, 0, err), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/out.csv", dir);
+	for (sig = SIGINT; sig <= SIGTERM; sig += SIGTERM - SIGINT) {
+		pid = fork();
+		cr_assert_geq(pid, 0);
+		if (!pid) {
+			if (safe_create(&sf, path, 0, err))
+				_exit(3);
+			raise(sig);
+			_exit(4);
+		}
+		cr_assert_eq(waitpid(pid, &st, 0), pid);
+		cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == sig,
+			  "status %#x", st);
+		cr_assert_eq(entries(dir), 1);	/* the parent's, kept */
+	}
+	safe_abort(&kept);
+	cr_assert_eq(entries(dir), 0);
 }
 
 Test(safe_file, a_link_of_ours_is_written_through)
