@@ -206,6 +206,12 @@ fail_at 5
 status 1 run --selector-source="$fails" $short && one_line "exited (status 0) in module_init"
 fail_at 6
 status 1 run --selector-source="$fails" $short && one_line "exited (status 3) in select_path"
+# a thread the plugin started calls exit(0) while mpsim's own thread runs
+# the next columns: no silent exit 0 with nothing written
+fail_at 7
+status 1 compare --selector-source="$fails" --columns=source,st,ql,rr \
+    --runtime=2s && one_line "exited (status 0) in a thread it started, before mpsim's end"
+[ -s out.txt ] && no "a compare whose plugin exited wrote to stdout" || ok
 
 # ... and a plugin's crash, or a signal to the watch, leaves no
 # temporary either
