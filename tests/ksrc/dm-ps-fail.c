@@ -6,6 +6,9 @@
 //   5  exit(0) in module_init     6  _exit(3) in select_path
 //   7  exit(0) in a thread of its own, started by create, once destroy
 //      has returned (mpsim's own thread then runs mpsim's code)
+//   8  create asks kzalloc and kcalloc for more than the kernel gives
+//      (1 TiB; a count times a size past 2^64) and, given NULL as the
+//      kernel gives, fails with -ENOMEM
 // after FAIL_AFTER selects (default 100).  FAIL_AT is defined by a
 // header <mpsim-fail-at.h> found on the compiler's include path (CPATH),
 // when there is one (a test of the cache key: each header is a build of
@@ -84,6 +87,11 @@ static int fail_create(struct path_selector *ps, unsigned int argc, char **argv)
 
 	if (!f)
 		return -ENOMEM;
+	if (FAIL_AT == 8 && !kzalloc(1UL << 40, GFP_KERNEL) &&
+	    !kcalloc(~0UL / 2, 4, GFP_KERNEL)) {
+		kfree(f);
+		return -ENOMEM;
+	}
 	ps->context = f;
 	if (FAIL_AT == 7) {
 		unsigned long t;
