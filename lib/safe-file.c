@@ -815,7 +815,8 @@ int safe_check_dir(const char *dir, char *err)
 	return r;
 }
 
-int safe_mkdir(const char *dir, char *err)
+/* safe_mkdir() with the mode of the directory made. */
+static int make_dir(const char *dir, mode_t mode, char *err)
 {
 	char *real = xmalloc(PATH_MAX);
 	struct stat st;
@@ -824,13 +825,60 @@ int safe_mkdir(const char *dir, char *err)
 	/* made only once its path passed the checks: a refused link or
 	 * directory on the way leaves nothing behind */
 	if (!r && lstat(real, &st) && errno == ENOENT &&
-	    mkdir(real, 0777) && errno != EEXIST) {
+	    mkdir(real, mode) && errno != EEXIST) {
 		snprintf(err, ERR_MAX, "cannot create '%s': %s", dir,
 			 strerror(errno));
 		r = -EIO;
 	}
 	free(real);
 	return r;
+}
+
+int safe_mkdir(const char *dir, char *err)
+{
+	return make_dir(dir, 0777, err);
+}
+
+int safe_private_dir(const char *dir, const char *what, char *err)
+{
+	char *part = xstrdup(dir), *p;
+	const char *why = NULL;
+	struct stat st;
+	int r = 0;
+
+	/* each missing directory on the way, from the top, mode 0700 */
+	for (p = part + 1; !r && *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		r = make_dir(part, 0700, err);
+		*p = '/';
+	}
+	free(part);
+	if (!r)
+		r = make_dir(dir, 0700, err);
+	if (r)
+		return r;
+	/* itself, not what a link there names */
+	if (lstat(dir, &st)) {
+		snprintf(err, ERR_MAX, "%s: %s", dir, strerror(errno));
+		return -EIO;
+	}
+	if (S_ISLNK(st.st_mode))
+		why = "a symbolic link";
+	else if (!S_ISDIR(st.st_mode))
+		why = "not a directory";
+	else if (st.st_uid != geteuid())
+		why = "owned by another user";
+	else if (st.st_mode & (S_IWGRP | S_IWOTH))
+		why = "writable by others";
+	if (why)
+		return input_error(err, "%s: %s is %s: refused", dir, what, why);
+	if ((st.st_mode & 07777) != 0700 && chmod(dir, 0700)) {
+		snprintf(err, ERR_MAX, "%s: %s", dir, strerror(errno));
+		return -EIO;
+	}
+	return 0;
 }
 
 int safe_close_stream(FILE *f, struct safe_file *sf, int error)

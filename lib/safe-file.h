@@ -118,6 +118,18 @@ int safe_check_dir(const char *dir, char *err);
  */
 int safe_mkdir(const char *dir, char *err);
 
+/*
+ * The rule for every cache and build directory (the plugin cache): dir,
+ * made if missing with every missing parent (mode 0700), each only once
+ * the path to it passed the walk of the rules above, then checked with
+ * lstat(): a directory, not a link, ours, writable by no one else, and
+ * set to mode 0700 when it was only readable by others.  0, -EINVAL
+ * (err "DIR: WHAT is owned by another user: refused", or a refusal on
+ * its path) or -EIO (err: it cannot be made, a read-only or missing
+ * place, a system error).
+ */
+int safe_private_dir(const char *dir, const char *what, char *err);
+
 /* What a file of mode m is when it is not a regular one ("a FIFO"). */
 const char *not_regular(mode_t m);
 

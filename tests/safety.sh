@@ -375,6 +375,27 @@ mkdir -m 1777 "$cachebox"
 mkdir -m 700 "$tmp/build" "$tmp/build2"
 env -i PATH="$PATH" TMPDIR="$tmp/build" "$mpsim" run --selector-source="$fails" $short >/dev/null
 plant=$(ls -d "$tmp/build/mpsim-0"/ksrc-* | head -n 1)
+# a HOME that is unusable falls back to the per-uid place: one that does
+# not exist (made, as root, where it was missing), one of another user
+# (root's cache in nobody's home), and for nobody HOME=/nonexistent (it
+# failed: cannot create /nonexistent/.cache/mpsim)
+for home in "$tmp/nohome" "$nob"; do
+	set +e
+	env -i PATH="$PATH" HOME="$home" TMPDIR="$tmp/build" "$mpsim" run \
+	    --selector-source="$fails" $short >out.txt 2>err.txt
+	got=$?
+	set -e
+	[ "$got" = 0 ] && [ ! -e "$home/.cache" ] && ok ||
+	    no "HOME=$home: status $got, $(ls -d "$home/.cache" 2>&1): $(head -c 300 err.txt)"
+done
+mkdir -m 1777 "$tmp/nbox"
+set +e
+as_nobody env -i PATH="$PATH" HOME=/nonexistent TMPDIR="$tmp/nbox" "$mpsim" run \
+    --selector-source="$fails" $short >out.txt 2>err.txt
+got=$?
+set -e
+[ "$got" = 0 ] && [ -d "$tmp/nbox/mpsim-65534" ] && ok ||
+    no "nobody with HOME=/nonexistent: status $got: $(head -c 300 err.txt)"
 env -i PATH="$PATH" TMPDIR="$tmp/build2" "$mpsim" run --scenario="$top/tests/golden/io-affinity.ini" \
     --selector-source="$top/tests/ksrc/dm-ps-toy.c" $short >/dev/null
 cp "$tmp/build2/mpsim-0"/ksrc-*/plugin.so "$tmp/evil.so"
