@@ -138,18 +138,17 @@ static const struct kguard_slot *busy_slot(void)
 }
 
 /*
- * In the child: an exit() of mpsim's own is the command's end; one from
- * inside a plugin call (op set) is not, nor one from any other thread
- * than the main one: mpsim starts none, so it is a plugin's, whatever
- * mpsim's own thread is doing meanwhile.
+ * In the child (and the sweep workers it forks): an exit() of mpsim's
+ * own is the command's end; one from inside a plugin call (op set) is
+ * not, nor one from any other thread than a process's main one: mpsim
+ * starts none, so it is a plugin's, whatever mpsim's own thread is
+ * doing meanwhile.
  */
 static void child_exit(void)
 {
-	if (getpid() != watched)
-		return;
-	if (gettid() != watched)
-		kguard->thread_exit = 1;
-	else if (kguard_slot->op == KG_NONE)
+	if (gettid() != getpid())
+		kguard->thread_exit = 1;	/* (a sweep worker's too) */
+	else if (getpid() == watched && kguard_slot->op == KG_NONE)
 		kguard->done = 1;
 }
 

@@ -214,6 +214,8 @@ fail_at 7
 status 1 compare --selector-source="$fails" --columns=source,st,ql,rr \
     --runtime=2s && one_line "exited (status 0) in a thread it started, before mpsim's end"
 [ -s out.txt ] && no "a compare whose plugin exited wrote to stdout" || ok
+status 1 sweep -j 2 --selector-source="$fails" $short --iodepth=1,2,4,8 &&
+    one_line "exited (status 0) in a thread it started, before mpsim's end"
 
 # ... and a plugin's crash, or a signal to the watch, leaves no
 # temporary either
