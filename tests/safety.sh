@@ -206,10 +206,12 @@ fail_at 5
 status 1 run --selector-source="$fails" $short && one_line "exited (status 0) in module_init"
 fail_at 6
 status 1 run --selector-source="$fails" $short && one_line "exited (status 3) in select_path"
-# a thread the plugin started calls exit(0) while mpsim's own thread runs
-# the next columns: no silent exit 0 with nothing written
+# an allocation past the kernel's limits is NULL to the selector, whose
+# constructor fails as the kernel's would (it aborted mpsim)
 fail_at 8
 status 2 run --selector-source="$fails" $short && one_line "fail ps: path selector constructor failed"
+# a thread the plugin started calls exit(0) while mpsim's own thread runs
+# the next columns: no silent exit 0 with nothing written
 fail_at 7
 status 1 compare --selector-source="$fails" --columns=source,st,ql,rr \
     --runtime=2s && one_line "exited (status 0) in a thread it started, before mpsim's end"
