@@ -796,10 +796,11 @@ int safe_check_dir(const char *dir, char *err)
 	struct stat st;
 	int r = resolve(dir, real, err);
 
-	if (r || (lstat(real, &st) && errno == ENOENT))
-		;			/* refused, or to be made */
-	else if (lstat(real, &st))
-		r = input_error(err, "%s: %s", dir, strerror(errno));
+	if (r)
+		;			/* refused on its way */
+	else if (lstat(real, &st))	/* missing: made once checked */
+		r = errno == ENOENT ? 0 : input_error(err, "%s: %s", dir,
+						      strerror(errno));
 	else if (!S_ISDIR(st.st_mode))
 		r = input_error(err, "%s: not a directory", dir);
 	else if (others_own(&st))
