@@ -304,7 +304,7 @@ status 2 $short --output="$tmp/open/x.csv" && one_line "can be written by others
 # a directory another user owns, or can write through its group, is
 # refused for every output: nobody's link in nobody's 0755 directory
 # would have led root's output onto root's own file
-nob=$tmp/nobodys
+nob=$tmp/nobody-owned
 mkdir -m 755 "$nob"
 chown nobody "$nob"
 through_links "$nob" "the directory $nob belongs to user 65534"
