@@ -252,7 +252,6 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		const char *key, *val;
 		char name[64];
 		size_t klen;
-		uint64_t v;
 
 		used = cli_option(argc, argv, i, &key, &klen, &val, err);
 		if (klen >= sizeof(name))
@@ -267,10 +266,8 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		if (in_extra(extra_ok, name))
 			continue;
 		if (!strcmp(name, "seed")) {
-			if (!val || parse_uint(val, &v, err))
-				return input_error(err, "--seed: '%s' is not an unsigned integer",
-						   val ? val : "");
-			o->seed = v;
+			if (cli_parse_seed(val, &o->seed, err))
+				return -EINVAL;
 		} else if (!strcmp(name, "format")) {
 			static const char *const formats[] = {
 				"table", "csv", "json", "dmsetup"
@@ -334,6 +331,16 @@ void cli_free_run(struct run_opts *o)
 	o->options = NULL;
 }
 
+int cli_parse_seed(const char *val, uint64_t *seed, char *err)
+{
+	char why[ERR_MAX];
+
+	if (!val || parse_uint(val, seed, why))
+		return input_error(err, "--seed: '%s' is not a whole number "
+				   "from 0 to 2^64-1", val ? val : "");
+	return 0;
+}
+
 int cli_emit(char *buf, size_t len)
 {
 	int rc = EXIT_OK;
@@ -370,7 +377,7 @@ static int write_whole(const char *what, const char *path, const char *buf,
 		return EXIT_FAILED;
 	}
 	if (safe_commit(&sf, err)) {
-		mpsim_error("%s: cannot write %s: %s", what, path, err);
+		mpsim_error("%s: %s", what, err);
 		return EXIT_FAILED;
 	}
 	return EXIT_OK;

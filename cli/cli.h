@@ -95,6 +95,11 @@ bool cli_key_is(const char *key, size_t klen, const char *name);
  * holds a line break. */
 int cli_one_line(const char *key, size_t klen, const char *val, char *err);
 
+/* --seed's value, the same for every command: a whole number from 0 to
+ * 2^64-1 (with the count suffixes of fio, 1k = 1024).  0, or -EINVAL
+ * with err "--seed: ..." (one past 2^64-1 is refused, not capped). */
+int cli_parse_seed(const char *val, uint64_t *seed, char *err);
+
 /* Write a finished in-memory output to stdout; returns an exit code. */
 int cli_emit(char *buf, size_t len);
 /* The same to the file path (NULL: stdout): written beside it and

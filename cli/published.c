@@ -340,8 +340,8 @@ int cmd_published(int argc, char **argv)
 		if (!strcmp(a, "--sensitivity")) {
 			sens = true;
 		} else if (!strncmp(a, "--seed=", 7)) {
-			if (parse_uint(a + 7, &seed, err)) {
-				mpsim_error("--seed: %s", err);
+			if (cli_parse_seed(a + 7, &seed, err)) {
+				mpsim_error("%s", err);
 				return EXIT_BAD_INPUT;
 			}
 		} else {

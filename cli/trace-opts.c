@@ -5,7 +5,6 @@
  * one given without a trace to act on is refused, not ignored.
  */
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "lib/safe-file.h"
@@ -110,13 +109,11 @@ int trace_conf_parse(int argc, char **argv, struct trace_conf *c, char *err)
 			return input_error(err, "--trace: %.200s", why);
 	}
 	if (c->blktrace) {
-		struct stat st;
-
 		char why[ERR_MAX];
 
-		/* a missing directory is created; anything else must be one
-		 * no other user can put files in */
-		if (!stat(c->blktrace, &st) && safe_check_dir(c->blktrace, why))
+		/* a missing directory is created (its path checked now); one
+		 * that is there must be one no other user can put files in */
+		if (safe_check_dir(c->blktrace, why) == -EINVAL)
 			return input_error(err, "--blktrace: %.200s", why);
 	}
 	return 0;

@@ -62,19 +62,50 @@ static void *kcompat_check(void *p, size_t size)
 	return p;
 }
 
+/*
+ * Whether size is past limit: the kernel's NULL, said once as its
+ * WARN_ON_ONCE is (the page allocator's order check, pcpu_alloc's size
+ * check), so that a selector's out-of-memory path runs as it would
+ * there.  what names the call.
+ */
+static bool past(size_t size, size_t limit, const char *what)
+{
+	static bool warned;
+
+	if (size <= limit)
+		return false;
+	if (!warned)
+		kcompat_warnf("%s of %zu bytes, past the kernel's limit of "
+			      "%zu: NULL, as from the kernel", what, size,
+			      limit);
+	warned = true;
+	return true;
+}
+
 void *kmalloc(size_t size, gfp_t flags)
 {
+	if (past(size, KMALLOC_MAX_SIZE, "kmalloc"))
+		return NULL;
 	return kcompat_check(malloc(size ? size : 1), size);
 }
 
 void *kzalloc(size_t size, gfp_t flags)
 {
+	if (past(size, KMALLOC_MAX_SIZE, "kzalloc"))
+		return NULL;
 	return kcompat_check(calloc(1, size ? size : 1), size);
 }
 
 void *kcalloc(size_t n, size_t size, gfp_t flags)
 {
-	return kcompat_check(calloc(n ? n : 1, size ? size : 1), n * size);
+	size_t bytes;
+
+	/* kmalloc_array(): NULL when n * size overflows */
+	if (__builtin_mul_overflow(n, size, &bytes))
+		bytes = SIZE_MAX;
+	if (past(bytes, KMALLOC_MAX_SIZE, "kcalloc"))
+		return NULL;
+	return kcompat_check(calloc(n ? n : 1, size ? size : 1), bytes);
 }
 
 void kfree(const void *p)
@@ -84,7 +115,10 @@ void kfree(const void *p)
 
 void *kcompat_alloc_percpu(size_t size)
 {
-	return kcalloc(nr_cpu_ids, size, GFP_KERNEL);
+	if (past(size, PCPU_MIN_UNIT_SIZE, "alloc_percpu"))
+		return NULL;
+	return kcompat_check(calloc(nr_cpu_ids ? nr_cpu_ids : 1,
+				    size ? size : 1), nr_cpu_ids * size);
 }
 
 const struct cpumask *cpumask_of_node(unsigned int node)

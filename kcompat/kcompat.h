@@ -13,7 +13,11 @@
  *  - locks and atomics: one selector call runs at a time, so spinlocks
  *    do nothing and atomics are plain int arithmetic (wrapping: plugins
  *    are built with -fwrapv, as the kernel is with -fno-strict-overflow);
- *  - memory: kmalloc is malloc; a failed allocation aborts mpsim;
+ *  - memory: kmalloc is malloc, within the kernel's limits: past
+ *    KMALLOC_MAX_SIZE (and a kmalloc_array whose size overflows, an
+ *    alloc_percpu past PCPU_MIN_UNIT_SIZE) the selector gets NULL with
+ *    a warning, as from the kernel; a malloc that fails within them
+ *    aborts mpsim (out of memory);
  *  - modules: module_init names the function mpsim calls after loading,
  *    which registers the selector with dm_register_path_selector().
  */
@@ -113,6 +117,12 @@ int scnprintf(char *buf, size_t size, const char *fmt, ...);
 			   scnprintf(result + sz, maxlen - sz, __VA_ARGS__))
 
 /* ---- memory ---- */
+/* The kernel's largest kmalloc (include/linux/slab.h, SLUB, 4 KiB pages:
+ * 1 << (MAX_PAGE_ORDER + PAGE_SHIFT)) and largest per-CPU allocation
+ * (include/linux/percpu.h: 32 KiB); past them the kernel returns NULL
+ * with a WARN (mm/page_alloc.c, mm/percpu.c), and so do these. */
+#define KMALLOC_MAX_SIZE	(1UL << 22)
+#define PCPU_MIN_UNIT_SIZE	(32UL << 10)
 void *kmalloc(size_t size, gfp_t flags);
 void *kzalloc(size_t size, gfp_t flags);
 void *kcalloc(size_t n, size_t size, gfp_t flags);

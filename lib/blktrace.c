@@ -127,8 +127,11 @@ int blkt_open(const char *dir, unsigned nr, const char *const *names,
 	b->d = xcalloc(nr, sizeof(*b->d));
 	for (i = 0; i < nr; i++)
 		b->d[i].out.fd = -1;
-	/* files are made in it by name: no other user may write it */
-	r = safe_check_dir(dir, why);
+	/* made if missing, once its path passed the checks; files are made
+	 * in it by name: no other user may write it */
+	r = safe_mkdir(dir, why);
+	if (!r)
+		r = safe_check_dir(dir, why);
 	for (i = 0; !r && i < nr; i++) {
 		struct blkt_dev *d = &b->d[i];
 		size_t n = strlen(dir) + strlen(names[i]) + 32;

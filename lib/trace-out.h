@@ -56,7 +56,8 @@ enum blkt_act {
 
 /*
  * Files dir/NAME.blktrace.0 for the nr devices named names[] (the paths,
- * then the multipath device last), with the device numbers devs[].
+ * then the multipath device last), with the device numbers devs[]; dir
+ * is made if missing, once its path passed safe-file.h's checks.
  * Returns 0, or -EINVAL (a directory or file safe-file.h refuses) or
  * -EIO with err set when one cannot be created.
  */

@@ -91,7 +91,9 @@ static void where(const struct kguard_slot *sl, char *file, size_t fn,
 		snprintf(file, fn, "the selector from %s", kguard->files[f]);
 	else
 		snprintf(file, fn, "a selector from a source file");
-	if (op > KG_NONE && op < (int)ARRAY_SIZE(kg_op_name))
+	if (kguard->thread_exit)
+		snprintf(in, in_n, " in a thread it started");
+	else if (op > KG_NONE && op < (int)ARRAY_SIZE(kg_op_name))
 		snprintf(in, in_n, " in %s", kg_op_name[op]);
 	else
 		snprintf(in, in_n, " (outside its calls)");
@@ -135,11 +137,18 @@ static const struct kguard_slot *busy_slot(void)
 	return NULL;
 }
 
-/* In the child: an exit() of mpsim's own is the command's end; one from
- * inside a plugin call (op set) is not. */
+/*
+ * In the child (and the sweep workers it forks): an exit() of mpsim's
+ * own is the command's end; one from inside a plugin call (op set) is
+ * not, nor one from any other thread than a process's main one: mpsim
+ * starts none, so it is a plugin's, whatever mpsim's own thread is
+ * doing meanwhile.
+ */
 static void child_exit(void)
 {
-	if (getpid() == watched && kguard_slot->op == KG_NONE)
+	if (gettid() != getpid())
+		kguard->thread_exit = 1;	/* (a sweep worker's too) */
+	else if (getpid() == watched && kguard_slot->op == KG_NONE)
 		kguard->done = 1;
 }
 
@@ -216,7 +225,8 @@ static void __attribute__((noreturn)) watch(unsigned timeout,
 			_exit(1);
 		}
 	}
-	if (WIFEXITED(st) && (kguard->done || kguard->said))
+	if (WIFEXITED(st) && (kguard->done || kguard->said) &&
+	    !kguard->thread_exit)
 		_exit(WEXITSTATUS(st));
 	if (WIFSIGNALED(st) && !crash_signal(WTERMSIG(st))) {
 		/* Ctrl-C, a closed pipe, a kill: ours too, as the shell

@@ -11,7 +11,8 @@
  * calls.  The parent reads the page when the child ends:
  *  - died of a crash signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT...):
  *    "the selector from FILE crashed (signal 11, SIGSEGV) in select_path";
- *  - exited before mpsim's own exit (an exit() or _exit() in the plugin):
+ *  - exited before mpsim's own exit (an exit() or _exit() in the plugin,
+ *    or in a thread it started, whatever mpsim's own thread is doing):
  *    "the selector from FILE exited (status 0) in module_init";
  *  - still inside the same call with no new call for MPSIM_SELECTOR_TIMEOUT
  *    seconds (default 10; 0: never): killed, "made no progress".
@@ -53,6 +54,7 @@ struct kguard_slot {
 struct kguard_page {
 	volatile uint64_t calls;	/* calls into a plugin so far */
 	volatile int done;		/* the command came to its own end */
+	volatile int thread_exit;	/* exit() from a thread not mpsim's */
 	volatile int said;		/* a failure line was printed */
 	volatile int nr_slots;
 	int nr_files;

@@ -18,7 +18,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "engine.h"
 #include "trace.h"
@@ -180,13 +179,6 @@ static int blk_open(struct tracer *t, char *err)
 	t->dm_dev = BLKT_MKDEV(DM_MAJOR, 0);
 	names[t->dm] = "dm-0";
 	devs[t->dm] = t->dm_dev;
-	if (mkdir(t->c.blktrace, 0777) && errno != EEXIST) {
-		snprintf(err, ERR_MAX, "--blktrace: cannot create '%.180s': %s",
-			 t->c.blktrace, strerror(errno));
-		free(names);
-		free(devs);
-		return -EIO;
-	}
 	r = blkt_open(t->c.blktrace, n, names, devs, &t->blk, err);
 	free(names);
 	free(devs);

@@ -127,11 +127,12 @@ int cmd_merge(int argc, char **argv)
 	struct input *in = xcalloc((size_t)argc + 1, sizeof(*in));
 	const char *output = NULL, **blk = NULL;
 	struct input out = { 0 };
+	struct safe_file sf = { .fd = -1, .lock = -1 };
 	struct sweep sw = { 0 };
 	uint32_t *len = NULL;
 	size_t *src = NULL;
 	char err[ERR_MAX], list[160];
-	int nin = 0, i, rc = EXIT_BAD_INPUT;
+	int nin = 0, i, r, rc = EXIT_BAD_INPUT;
 	uint64_t k, have = 0;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -232,6 +233,17 @@ int cmd_merge(int argc, char **argv)
 		}
 		free(b);
 	}
+	/* the output, locked from here to its rename: no sweep writes it
+	 * meanwhile (one that holds it now: a run-time condition) */
+	r = safe_create(&sf, output, SAFE_MAY_BE_INPUT, err);
+	if (r) {
+		if (r == -EINVAL)
+			bad("%s", err);
+		else
+			mpsim_error("merge: %s", err);
+		rc = r == -EINVAL ? EXIT_BAD_INPUT : EXIT_FAILED;
+		goto out;
+	}
 	/* the output itself: refused if it holds another sweep (as the
 	 * sweep refuses it); the points of this sweep it holds are kept */
 	out.name = output;
@@ -261,7 +273,7 @@ int cmd_merge(int argc, char **argv)
 		}
 		free(b);
 	}
-	if (sweep_write_sorted(output, &sw, blk, len, err)) {
+	if (sweep_write_sorted(&sf, output, &sw, blk, len, err)) {
 		mpsim_error("merge: %s", err);
 		rc = EXIT_FAILED;
 		goto out;
@@ -276,6 +288,7 @@ int cmd_merge(int argc, char **argv)
 		rc = EXIT_FAILED;
 	}
 out:
+	safe_abort(&sf);	/* (nothing left once committed) */
 	for (i = 0; i < nin; i++) {
 		free(in[i].buf);
 		free(in[i].cmdline);

@@ -9,9 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "lib/safe-file.h"
@@ -81,27 +79,6 @@ static int read_all(int fd, char **buf, size_t *n)
 	return 0;
 }
 
-/*
- * An exclusive lock for the sweep's lifetime: two sweeps appending to one
- * file would write points twice.  Waits a little, for the workers of a
- * sweep that was just killed to die.
- */
-static int lock_file(int fd)
-{
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		if (!flock(fd, LOCK_EX | LOCK_NB))
-			return 0;
-		if (errno != EWOULDBLOCK && errno != EINTR)
-			return -1;
-		nanosleep(&ts, NULL);
-	}
-	errno = EWOULDBLOCK;
-	return -1;
-}
-
 int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 {
 	struct sweep_block *b;
@@ -126,27 +103,21 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 		return input_error(err, "%s: a descriptor holds no sweep to "
 				   "resume; give a file (or /dev/stdout)",
 				   sw->output);
+	/* its directory made (one level) once its path passed the checks */
 	d = dir_of(sw->output);
-	if (mkdir(d, 0777) && errno != EEXIST) {
-		r = sys_error(err, d, "cannot create the directory");
-		free(d);
-		return r;
-	}
+	r = safe_mkdir(d, err);
 	free(d);
+	if (r)
+		return r;
 	/* a link only as protected_symlinks follows it, a directory or
-	 * device refused (the sorted file is renamed over it), no input */
+	 * device refused (the sorted file is renamed over it), no input;
+	 * locked for the sweep's life: two sweeps appending to one file
+	 * would write points twice, and a run or merge would rename its
+	 * own file over it.  Another's lock is a run-time condition, not
+	 * bad input (-EBUSY): the same command works once it is over */
 	so->fd = safe_open_in_place(sw->output, &so->path, err);
 	if (so->fd < 0)
 		return so->fd;
-	/* another sweep's lock is a run-time condition, not bad input:
-	 * the same command succeeds once that sweep is over */
-	if (lock_file(so->fd)) {
-		if (errno != EWOULDBLOCK)
-			return sys_error(err, so->path, "cannot lock");
-		snprintf(err, ERR_MAX, "%s: another sweep is writing it",
-			 so->path);
-		return -EBUSY;
-	}
 	if (read_all(so->fd, &buf, &n))
 		return errno == EFBIG ?
 			input_error(err, "%s: larger than %zu MiB, the limit "
@@ -185,9 +156,26 @@ int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err)
 	return 0;
 }
 
+/*
+ * The file is still at its path: no one renamed another over it or
+ * removed it (what does not take the lock), which would leave the
+ * points written since in a file no one can read.  0, or -EIO with err.
+ */
+static int still_ours(const struct sweep_out *so, char *err)
+{
+	if (so->fd < 0 || safe_same_file(so->fd, so->path))
+		return 0;
+	snprintf(err, ERR_MAX, "%s: no longer the file this sweep writes: "
+		 "it was replaced or removed, and the points written to it "
+		 "are lost (the same command runs them again)", so->path);
+	return -EIO;
+}
+
 int sweep_out_add(struct sweep_out *so, const struct sweep *sw, uint64_t k,
 		  const char *blk, size_t len, char *err)
 {
+	if (still_ours(so, err))
+		return -EIO;
 	if (so->present && k < so->last)
 		so->in_order = false;
 	if (!so->present || k > so->last)
@@ -211,20 +199,15 @@ int sweep_out_add(struct sweep_out *so, const struct sweep *sw, uint64_t k,
 	return 0;
 }
 
-int sweep_write_sorted(const char *file, const struct sweep *sw,
-		       const char *const *blk, const uint32_t *len, char *err)
+int sweep_write_sorted(struct safe_file *sf, const char *file,
+		       const struct sweep *sw, const char *const *blk,
+		       const uint32_t *len, char *err)
 {
-	struct safe_file sf;
 	uint64_t k;
 	FILE *f;
 	int r;
 
-	/* the sweep's own file, or merge's output, which may have been
-	 * one of its inputs: all of them are in memory */
-	r = safe_create(&sf, file, SAFE_MAY_BE_INPUT, err);
-	if (r)
-		return r;
-	f = fdopen(dup(sf.fd), "w");
+	f = fdopen(dup(sf->fd), "w");
 	if (!f) {
 		perror("mpsim: fdopen");
 		abort();
@@ -235,20 +218,23 @@ int sweep_write_sorted(const char *file, const struct sweep *sw,
 			fwrite(blk[k], 1, len[k], f);
 	if ((fflush(f) || ferror(f)) | fclose(f)) {
 		r = sys_error(err, file, "cannot write");
-		safe_abort(&sf);
+		safe_abort(sf);
 		return r;
 	}
-	return safe_commit(&sf, err);
+	return safe_commit(sf, err);
 }
 
 int sweep_out_finish(struct sweep_out *so, const struct sweep *sw, char *err)
 {
+	struct safe_file sf;
 	const char **blk;
 	char *buf = NULL;
 	uint64_t k;
 	size_t n;
 	int r = 0;
 
+	if (still_ours(so, err))
+		return -EIO;
 	if (so->present < sw->nr_selected)
 		return 0;
 	if (so->fd >= 0 && so->in_order)
@@ -260,7 +246,12 @@ int sweep_out_finish(struct sweep_out *so, const struct sweep *sw, char *err)
 		if (so->len[k])
 			blk[k] = (so->fd >= 0 ? buf : so->mem) + so->off[k];
 	if (so->fd >= 0) {
-		r = sweep_write_sorted(so->path, sw, blk, so->len, err);
+		/* the sorted file over ours, whose lock we hold */
+		r = safe_create(&sf, so->path, SAFE_MAY_BE_INPUT | SAFE_LOCKED,
+				err);
+		if (!r)
+			r = sweep_write_sorted(&sf, so->path, sw, blk, so->len,
+					       err);
 	} else {
 		fwrite(sw->head, 1, sw->head_len, stdout);
 		for (k = 0; k < sw->nr_points; k++)

@@ -156,15 +156,11 @@ static int parse_option(struct sweep *sw, const char *name, const char *val,
 		*point = val;
 		*have_point = true;
 	} else if (!strcmp(name, "seed")) {
-		char *end;
-
 		if (!val || !*val || strchr(val, ',') || strstr(val, ".."))
 			return input_error(err, "--seed: takes one value "
 					   "(replications: --reps)");
-		sw->seed = strtoull(val, &end, 10);
-		if (*end || *val == '-')
-			return input_error(err, "--seed: '%s' is not an unsigned "
-					   "integer", val);
+		/* run's rule: past 2^64-1 is refused, not capped */
+		return cli_parse_seed(val, &sw->seed, err);
 	} else if (!strcmp(name, "reps")) {
 		if (option_count("--reps", val, 1000000, &v, err))
 			return -EINVAL;

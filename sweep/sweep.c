@@ -28,8 +28,12 @@
  *    bytes before it.
  *
  * 4. Crash safety.  The parent process alone writes the file, and holds
- *    an exclusive flock() on it while it does.  A finished point's block
- *    goes to the end of the file in one write(), then fsync(): a crash
+ *    an exclusive flock() on it while it does: the lock every mpsim
+ *    writer takes before it replaces a file (lib/safe-file.h), so no
+ *    run or merge renames its own over it.  What takes no lock (mv, rm)
+ *    is seen when the next point is written and before the sweep ends:
+ *    the path no longer names the file, status 1.  A finished point's
+ *    block goes to the end of the file in one write(), then fsync(): a crash
  *    (Ctrl-C, SIGKILL, power loss) can tear only the block being written.
  *    At every moment the file is the head followed by complete blocks in
  *    finishing order, perhaps with one torn block at its end.  When every

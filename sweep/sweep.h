@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "report/report.h"
 #include "lib/inputs.h"
+#include "lib/safe-file.h"
 
 /* Most points one sweep may have (the product of its options' values). */
 #define SWEEP_MAX_POINTS	100000
@@ -226,21 +227,26 @@ struct sweep_out {
 
 /* Open (create, lock, check, repair a torn tail of) sw->output, or set up
  * for stdout.  Returns 0, -EINVAL (err: not this sweep's file), -EBUSY
- * (err: another sweep holds it) or -EIO (err: a system error);
+ * (err: another mpsim holds its lock) or -EIO (err: a system error);
  * sweep_out_close() it in every case. */
 int sweep_out_open(struct sweep_out *so, const struct sweep *sw, char *err);
-/* Record point k's block: one write() and an fsync() of the file. */
+/* Record point k's block: one write() and an fsync() of the file;
+ * -EIO (err) when its path no longer names that file. */
 int sweep_out_add(struct sweep_out *so, const struct sweep *sw, uint64_t k,
 		  const char *blk, size_t len, char *err);
-/* With every selected point present: write the final file, sorted by
- * point (a temporary file renamed over it), or stdout. */
+/* Before the sweep ends: -EIO (err) when the path no longer names the
+ * file it wrote (replaced or removed meanwhile); else, with every
+ * selected point present, write the final file, sorted by point (a
+ * temporary file renamed over it), or stdout. */
 int sweep_out_finish(struct sweep_out *so, const struct sweep *sw, char *err);
 void sweep_out_close(struct sweep_out *so);
 
-/* Write head + the present blocks in point order to path atomically:
- * blk[k]/len[k] per point (len 0: missing). */
-int sweep_write_sorted(const char *path, const struct sweep *sw,
-		       const char *const *blk, const uint32_t *len, char *err);
+/* Write head + the present blocks in point order into sf, an output
+ * started by safe_create() for path, and commit it (or abort it on a
+ * failure): blk[k]/len[k] per point (len 0: missing). */
+int sweep_write_sorted(struct safe_file *sf, const char *path,
+		       const struct sweep *sw, const char *const *blk,
+		       const uint32_t *len, char *err);
 
 /* Where the per-point (--list-runs) or per-task (--slurm) files go: DIR
  * of --list-runs=DIR, else the output's name with ".points" for its

@@ -151,7 +151,7 @@ expect_prefix 2 "mpsim: hst-bio-mpath: --interval: 1000 ns cuts the run into 100
 holder=$!
 n=0
 while [ ! -s "$tmp/locked.csv" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
-expect_prefix 1 "mpsim: $tmp/locked.csv: another sweep is writing it" \
+expect_prefix 1 "mpsim: $tmp/locked.csv: another mpsim is writing it" \
     sweep --iodepth=1,2 --runtime=10000s -j 1 --output="$tmp/locked.csv"
 kill "$holder" 2>/dev/null || true
 wait "$holder" 2>/dev/null || true

@@ -87,6 +87,80 @@ chmod 640 kept.csv
 [ "$(stat -c %a kept.csv)" = 640 ] && ok ||
     no "--output replaced a mode-640 file with mode $(stat -c %a kept.csv)"
 
+# ---- one lock per output path: a sweep's file is not replaced ----
+
+# while a sweep holds its --output, a run, a trace or a merge naming the
+# same file waits for its lock, then gives up: status 1, one line, the
+# sweep's file untouched (they renamed theirs over it and the sweep went
+# on writing to a deleted file)
+"$mpsim" sweep $short --iodepth=1,2 --output=other-sweep.csv 2>/dev/null
+"$mpsim" sweep --iodepth=1,2 --runtime=10000s -j 1 --output=held.csv 2>/dev/null &
+holder=$!
+n=0
+while [ ! -s held.csv ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+cp held.csv held.before
+status 1 $short --format=csv --output=held.csv && one_line "held.csv: another mpsim is writing it"
+status 1 $short --trace=held.csv && one_line "held.csv: another mpsim is writing it"
+status 1 merge --output=held.csv other-sweep.csv && one_line "held.csv: another mpsim is writing it"
+status 1 sweep $short --iodepth=1,2 --output=held.csv && one_line "held.csv: another mpsim is writing it"
+cmp -s held.csv held.before && ok || no "the sweep's held.csv was replaced"
+kill "$holder" 2>/dev/null || :
+wait "$holder" 2>/dev/null || :
+
+# a sweep whose file is replaced or removed by what takes no lock (mv,
+# rm) says so when it next writes or ends: status 1, one line (it went
+# on writing to the deleted file and ended with status 0)
+for how in mv rm; do
+	rm -f gone.csv
+	"$mpsim" sweep --runtime=20s --bs=4k,8k -j 1 --output=gone.csv 2>err.txt >/dev/null &
+	sweeper=$!
+	n=0
+	while [ ! -s gone.csv ] && [ $n -lt 200 ]; do sleep 0.01; n=$((n + 1)); done
+	kill -STOP "$sweeper"
+	if [ $how = mv ]; then cp other-sweep.csv new.csv && mv new.csv gone.csv; else rm gone.csv; fi
+	kill -CONT "$sweeper"
+	set +e
+	wait "$sweeper"
+	got=$?
+	set -e
+	[ "$got" = 1 ] && one_line "gone.csv: no longer the file this sweep writes" ||
+	    no "a sweep whose file was replaced ($how): status $got: $(head -c 300 err.txt)"
+done
+
+# ---- an interrupted run leaves no temporary ----
+
+# a signal that ends a run while it writes its trace and blktrace files
+# removes their temporaries (*.tmp.XXXXXX): they were left, 640 MB of one
+# (env: a background job starts with SIGINT ignored)
+# temps DIR...: no temporary in them
+temps() { ! find "$@" -name '*.tmp.*' | grep -q .; }
+# started CMD...: runs mpsim in the background (pid in $pid) until its
+# trace's temporary is there
+started() {
+	env --default-signal=INT "$mpsim" "$@" >/dev/null 2>err.txt &
+	pid=$!
+	n=0
+	until find sig -name 't.json.tmp.*' | grep -q . || [ $n -ge 300 ]; do
+		sleep 0.02
+		n=$((n + 1))
+	done
+}
+# ended SIG WANT: sends SIG to $pid, which must end with status WANT
+ended() {
+	kill -"$1" "$pid"
+	set +e
+	wait "$pid" 2>/dev/null		# (sh says how it ended)
+	got=$?
+	set -e
+	[ "$got" = "$2" ] && ok || no "$1 to a run with a trace: status $got, want $2"
+}
+mkdir sig
+for s in INT:130 TERM:143 HUP:129; do
+	started --runtime=10000s --trace=sig/t.json --trace-count=1 --blktrace=sig/bt
+	ended "${s%:*}" "${s#*:}"
+	temps sig && ok || no "SIG${s%:*} left temporaries: $(ls sig sig/bt | tr '\n' ' ')"
+done
+
 # ---- a scenario file's selector_source ----
 
 mkdir -p sub
@@ -133,8 +207,29 @@ fail_at 5
 status 1 run --selector-source="$fails" $short && one_line "exited (status 0) in module_init"
 fail_at 6
 status 1 run --selector-source="$fails" $short && one_line "exited (status 3) in select_path"
+# an allocation past the kernel's limits is NULL to the selector, whose
+# constructor fails as the kernel's would (it aborted mpsim)
+fail_at 8
+status 2 run --selector-source="$fails" $short && one_line "fail ps: path selector constructor failed"
+# a thread the plugin started calls exit(0) while mpsim's own thread runs
+# the next columns: no silent exit 0 with nothing written
+fail_at 7
+status 1 compare --selector-source="$fails" --columns=source,st,ql,rr \
+    --runtime=2s && one_line "exited (status 0) in a thread it started, before mpsim's end"
+[ -s out.txt ] && no "a compare whose plugin exited wrote to stdout" || ok
+status 1 sweep -j 2 --selector-source="$fails" $short --iodepth=1,2,4,8 &&
+    one_line "exited (status 0) in a thread it started, before mpsim's end"
 
+# ... and a plugin's crash, or a signal to the watch, leaves no
+# temporary either
+fail_at 1
+status 1 run --selector-source="$fails" $short --trace=sig/t.json --trace-count=1 \
+    --blktrace=sig/bt && one_line "crashed (signal 11, SIGSEGV) in select_path"
+temps sig && ok || no "a plugin's crash left temporaries: $(ls sig sig/bt | tr '\n' ' ')"
 unset MPSIM_FAIL_AT
+started run --selector-source="$fails" --runtime=10000s --trace=sig/t.json --trace-count=1
+ended TERM 143
+temps sig && ok || no "SIGTERM to a plugin's run left temporaries: $(ls sig | tr '\n' ' ')"
 
 # a header the file includes is part of the cache key: a change to it
 # builds anew (the plugin of FAIL_AT 0 must not be reused for 5)
@@ -168,25 +263,28 @@ intact() {
 	    ok || no "$2: $priv/$1 was written (mode $(stat -c %a "$priv/$1"))"
 }
 
+# through_links DIR WANT: root's outputs (a run's four, merge's and a
+# sweep's) through nobody's links in DIR to root's own files are refused
+# with WANT, and root's files are left alone
+"$mpsim" sweep $short --iodepth=1,2 --output=part.csv 2>/dev/null
+through_links() {
+	for o in --output --trace --series --lat_hist merge sweep; do
+		victim "${1##*/}$o"
+		as_nobody ln -s "$priv/${1##*/}$o" "$1/x$o.csv"
+		case $o in
+		--series) cmd="$short --interval=10ms $o=$1/x$o.csv" ;;
+		merge) cmd="merge --output=$1/x$o.csv part.csv" ;;
+		sweep) cmd="sweep $short --iodepth=1,2 --output=$1/x$o.csv" ;;
+		*) cmd="$short $o=$1/x$o.csv" ;;
+		esac
+		status 2 $cmd && one_line "$2" || :
+		intact "${1##*/}$o" "$o through nobody's link in $1"
+	done
+}
+
 # outputs through another user's link in a sticky directory are refused,
 # as the kernel's fs.protected_symlinks refuses the shell's >
-for o in --output --trace --series --lat_hist; do
-	victim out$o
-	as_nobody ln -s "$priv/out$o" "$shared/link$o"
-	extra=
-	[ $o = --series ] && extra=--interval=10ms
-	status 2 $short $extra $o="$shared/link$o" && one_line "fs.protected_symlinks" || :
-	intact out$o "$o through nobody's link"
-done
-"$mpsim" sweep $short --iodepth=1,2 --output=part.csv 2>/dev/null
-victim merged
-as_nobody ln -s "$priv/merged" "$shared/merged.csv"
-status 2 merge --output="$shared/merged.csv" part.csv && one_line "fs.protected_symlinks" || :
-intact merged "merge --output through nobody's link"
-victim swept
-as_nobody ln -s "$priv/swept" "$shared/sweep.csv"
-status 2 sweep $short --iodepth=1,2 --output="$shared/sweep.csv" && one_line "fs.protected_symlinks" || :
-intact swept "sweep --output through nobody's link"
+through_links "$shared" "fs.protected_symlinks"
 
 # root's own link there is followed, and the file it names keeps its mode
 victim own
@@ -203,6 +301,44 @@ status 2 $short --output="$shared/theirs.csv" && one_line "fs.protected_regular"
 # a directory others can write that is not sticky: refused
 mkdir -m 777 "$tmp/open"
 status 2 $short --output="$tmp/open/x.csv" && one_line "can be written by others and is not sticky" || :
+
+# a directory another user owns, or can write through its group, is
+# refused for every output: nobody's link in nobody's 0755 directory
+# would have led root's output onto root's own file
+nob=$tmp/nobody-owned
+mkdir -m 755 "$nob"
+chown nobody "$nob"
+through_links "$nob" "the directory $nob belongs to user 65534"
+# ... and below it: a directory of root's inside nobody's, which nobody
+# could rename away and replace
+mkdir -m 755 "$nob/sub"
+status 2 $short --output="$nob/sub/x.csv" && one_line "the directory $nob belongs to user 65534" || :
+status 2 $short --blktrace="$nob/sub/bt" && one_line "the directory $nob belongs to user 65534" || :
+[ -e "$nob/sub/bt" ] && no "--blktrace made a directory below nobody's" || ok
+# (relative to a working directory inside it, the same)
+set +e
+(cd "$nob/sub" && exec "$mpsim" $short --output=x.csv) >out.txt 2>err.txt
+got=$?
+set -e
+[ "$got" = 2 ] && one_line "the directory $nob belongs to user 65534" ||
+    no "--output=x.csv in nobody's directory's subdirectory: status $got"
+# the group: writable by nobody's group is writable by nobody; root's own
+# group (no other member) is root's alone
+mkdir -m 775 "$tmp/grp"
+chgrp nogroup "$tmp/grp"
+status 2 $short --output="$tmp/grp/x.csv" && one_line "the directory $tmp/grp can be written by others and is not sticky" || :
+chgrp root "$tmp/grp"
+status 0 $short --output="$tmp/grp/x.csv" && ok
+
+# --blktrace=LINK/DIR through nobody's link in a sticky directory: refused
+# before anything is made in the link's target
+mkdir -m 700 "$priv/btroot"
+as_nobody ln -s "$priv/btroot" "$shared/btlink"
+status 2 $short --blktrace="$shared/btlink/bt" && one_line "fs.protected_symlinks" || :
+[ -e "$priv/btroot/bt" ] && no "--blktrace made $priv/btroot/bt through nobody's link" || ok
+# the same through a sweep's --output: its directory is not made either
+status 2 sweep $short --iodepth=1,2 --output="$shared/btlink/sw/x.csv" && one_line "fs.protected_symlinks" || :
+[ -e "$priv/btroot/sw" ] && no "sweep --output made $priv/btroot/sw through nobody's link" || ok
 
 # planted temporary names: NAME.tmp as a link to root's file
 out=$tmp/mine
@@ -237,6 +373,27 @@ mkdir -m 1777 "$cachebox"
 mkdir -m 700 "$tmp/build" "$tmp/build2"
 env -i PATH="$PATH" TMPDIR="$tmp/build" "$mpsim" run --selector-source="$fails" $short >/dev/null
 plant=$(ls -d "$tmp/build/mpsim-0"/ksrc-* | head -n 1)
+# a HOME that is unusable falls back to the per-uid place: one that does
+# not exist (made, as root, where it was missing), one of another user
+# (root's cache in nobody's home), and for nobody HOME=/nonexistent (it
+# failed: cannot create /nonexistent/.cache/mpsim)
+for home in "$tmp/nohome" "$nob"; do
+	set +e
+	env -i PATH="$PATH" HOME="$home" TMPDIR="$tmp/build" "$mpsim" run \
+	    --selector-source="$fails" $short >out.txt 2>err.txt
+	got=$?
+	set -e
+	[ "$got" = 0 ] && [ ! -e "$home/.cache" ] && ok ||
+	    no "HOME=$home: status $got, $(ls -d "$home/.cache" 2>&1): $(head -c 300 err.txt)"
+done
+mkdir -m 1777 "$tmp/nbox"
+set +e
+as_nobody env -i PATH="$PATH" HOME=/nonexistent TMPDIR="$tmp/nbox" "$mpsim" run \
+    --selector-source="$fails" $short >out.txt 2>err.txt
+got=$?
+set -e
+[ "$got" = 0 ] && [ -d "$tmp/nbox/mpsim-65534" ] && ok ||
+    no "nobody with HOME=/nonexistent: status $got: $(head -c 300 err.txt)"
 env -i PATH="$PATH" TMPDIR="$tmp/build2" "$mpsim" run --scenario="$top/tests/golden/io-affinity.ini" \
     --selector-source="$top/tests/ksrc/dm-ps-toy.c" $short >/dev/null
 cp "$tmp/build2/mpsim-0"/ksrc-*/plugin.so "$tmp/evil.so"

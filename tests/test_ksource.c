@@ -109,7 +109,7 @@ Test(ksource, loads_and_caches)
 	cr_assert_eq(t->table_args, 1);
 	cr_assert_eq(t->info_args, 5);
 	cr_assert_eq(ps_source_load(TOY, err), t, "loaded once per process");
-	ps_source_cache_dir(dir, sizeof(dir));
+	cr_assert_eq(ps_source_cache_dir(dir, err), 0, "%s", err);
 	cr_assert(!strncmp(dir, cache, strlen(cache)), "%s", dir);
 	cr_assert_eq(ps_type_of("toy", TOY, err), t);
 	cr_assert_eq(ps_type_of("rr", "", err), ps_find("round-robin"));
@@ -147,6 +147,24 @@ Test(ksource, a_cache_others_can_write_or_a_link_is_refused)
 	cr_assert_null(ps_source_load(TOY, err));
 	cr_assert(strstr(err, "the plugin cache is a symbolic link"), "%s",
 		  err);
+}
+
+/* A cache in a directory others can write is refused before anything
+ * is made there. */
+Test(ksource, a_cache_below_a_shared_directory_is_refused_unmade)
+{
+	char open_dir[128], xdg[160];
+	struct stat st;
+
+	snprintf(open_dir, sizeof(open_dir), "%s/open", cache);
+	cr_assert_eq(mkdir(open_dir, 0700), 0);
+	cr_assert_eq(chmod(open_dir, 0777), 0);
+	snprintf(xdg, sizeof(xdg), "%s/xdg", open_dir);
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	cr_assert_null(ps_source_load(TOY, err));
+	cr_assert(strstr(err, "can be written by others and is not sticky"),
+		  "%s", err);
+	cr_assert_neq(lstat(xdg, &st), 0, "%s was made", xdg);
 }
 
 /*

@@ -2,16 +2,19 @@
  * test_safe_file.c: lib/safe-file.c, the creation of every output: the
  * descriptor names, the replaced file's mode, no temporary left behind,
  * the refusals (a directory others can write, a file that is not a
- * regular one, an input).  The refusals that need a second user are in
- * tests/safety.sh.
+ * regular one, an input), a directory made only after its checks.  The
+ * refusals that need a second user are in tests/safety.sh.
  */
 #define _XOPEN_SOURCE 700
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
@@ -127,6 +130,63 @@ Test(safe_file, abort_leaves_the_target)
 	cr_assert_eq(entries(dir), 1);
 }
 
+/*
+ * An output that was missing at safe_create() is put in place only where
+ * nothing is: a file made there meanwhile (a sweep's, locked) is not
+ * replaced; one no one locks is.
+ */
+Test(safe_file, a_file_made_meanwhile_is_replaced_only_unlocked)
+{
+	struct safe_file sf;
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/out.csv", dir);
+	cr_assert_eq(safe_create(&sf, path, 0, err), 0, "%s", err);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(flock(fd, LOCK_EX), 0);
+	cr_assert_eq(write(sf.fd, "new\n", 4), 4);
+	cr_assert_eq(safe_commit(&sf, err), -EBUSY);
+	cr_assert(strstr(err, "another mpsim is writing it"), "%s", err);
+	cr_assert_eq(entries(dir), 1);		/* no temporary left */
+	close(fd);				/* the lock with it */
+	cr_assert_eq(safe_create(&sf, path, 0, err), 0, "%s", err);
+	cr_assert_eq(write(sf.fd, "new\n", 4), 4);
+	cr_assert_eq(safe_commit(&sf, err), 0, "%s", err);
+	cr_assert_eq(entries(dir), 1);
+}
+
+/* A signal that ends the process before the commit takes the
+ * temporary with it; a forked process's signal leaves its parent's. */
+Test(safe_file, a_signal_removes_the_temporaries)
+{
+	struct safe_file sf, kept;
+	char path[128];
+	int st, sig;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/kept.csv", dir);
+	cr_assert_eq(safe_create(&kept, path, 0, err), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/out.csv", dir);
+	for (sig = SIGINT; sig <= SIGTERM; sig += SIGTERM - SIGINT) {
+		pid = fork();
+		cr_assert_geq(pid, 0);
+		if (!pid) {
+			if (safe_create(&sf, path, 0, err))
+				_exit(3);
+			raise(sig);
+			_exit(4);
+		}
+		cr_assert_eq(waitpid(pid, &st, 0), pid);
+		cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == sig,
+			  "status %#x", st);
+		cr_assert_eq(entries(dir), 1);	/* the parent's, kept */
+	}
+	safe_abort(&kept);
+	cr_assert_eq(entries(dir), 0);
+}
+
 Test(safe_file, a_link_of_ours_is_written_through)
 {
 	struct safe_file sf;
@@ -190,4 +250,17 @@ Test(safe_file, refusals)
 	cr_assert_eq(safe_check_dir(open_dir, err), 0, "%s", err);
 	cr_assert_eq(chmod(open_dir, 0777), 0);
 	cr_assert_eq(safe_check_dir(open_dir, err), -EINVAL);
+	/* a directory is made only once its path passed: not in one others
+	 * can write, nor below it */
+	snprintf(path, sizeof(path), "%s/bt", open_dir);
+	cr_assert_eq(safe_mkdir(path, err), -EINVAL);
+	cr_assert(strstr(err, "can be written by others and is not sticky"),
+		  "%s", err);
+	cr_assert_eq(entries(open_dir), 0);
+	cr_assert_eq(safe_check_dir(path, err), -EINVAL);
+	snprintf(path, sizeof(path), "%s/bt", dir);
+	cr_assert_eq(safe_check_dir(path, err), 0, "%s", err);
+	cr_assert_eq(safe_mkdir(path, err), 0, "%s", err);
+	cr_assert_eq(safe_mkdir(path, err), 0, "%s", err);
+	cr_assert_eq(safe_check_dir(path, err), 0, "%s", err);
 }

@@ -307,6 +307,42 @@ Test(sweep_grammar, sweep_options_take_one_value)
 	}
 }
 
+/* The seed rule is run's: one past 2^64-1 is refused with run's line,
+ * not capped to 2^64-1 while the head shows the value as typed. */
+Test(sweep_grammar, seed_past_2_64_is_refused_as_by_run)
+{
+	static const char *const seeds[] = {
+		"--seed=18446744073709551616", "--seed=99999999999999999999",
+		"--seed=-1", "--seed=1.5",
+	};
+	char err[ERR_MAX], run_err[ERR_MAX];
+	struct run_opts o;
+	struct sweep sw;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(seeds); i++) {
+		char *argv[] = { (char *)"sweep", (char *)seeds[i], NULL };
+
+		memset(&o, 0, sizeof(o));
+		cr_assert_eq(cli_parse_run(2, argv, &o, NULL, run_err), -EINVAL,
+			     "run took %s", seeds[i]);
+		cli_free_run(&o);
+		cr_assert_eq(sweep_parse(&sw, 2, argv, err), -EINVAL,
+			     "sweep took %s (seed %llu)", seeds[i],
+			     (unsigned long long)sw.seed);
+		cr_assert_str_eq(err, run_err);
+		sweep_free(&sw);
+	}
+	{
+		char *argv[] = { (char *)"sweep",
+				 (char *)"--seed=18446744073709551615", NULL };
+
+		cr_assert_eq(sweep_parse(&sw, 2, argv, err), 0, "%s", err);
+		cr_assert_eq(sw.seed, UINT64_MAX);
+		sweep_free(&sw);
+	}
+}
+
 Test(sweep_grammar, bad_points_exit_2_and_write_nothing,
      .init = cr_redirect_stderr)
 {

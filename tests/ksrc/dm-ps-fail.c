@@ -4,6 +4,11 @@
 //   1  SIGSEGV in select_path     2  exit(0) in select_path
 //   3  an endless select_path     4  SIGSEGV in module_init
 //   5  exit(0) in module_init     6  _exit(3) in select_path
+//   7  exit(0) in a thread of its own, started by create, once destroy
+//      has returned (mpsim's own thread then runs mpsim's code)
+//   8  create asks kzalloc and kcalloc for more than the kernel gives
+//      (1 TiB; a count times a size past 2^64) and, given NULL as the
+//      kernel gives, fails with -ENOMEM
 // after FAIL_AFTER selects (default 100).  FAIL_AT is defined by a
 // header <mpsim-fail-at.h> found on the compiler's include path (CPATH),
 // when there is one (a test of the cache key: each header is a build of
@@ -40,6 +45,18 @@ static int fail_at_env(void)
 
 extern void exit(int) __attribute__((noreturn));
 extern void _exit(int) __attribute__((noreturn));
+extern int pthread_create(unsigned long *thread, const void *attr,
+			  void *(*fn)(void *), void *arg);
+extern int usleep(unsigned int usec);
+
+static volatile int destroyed;	/* FAIL_AT 7: destroy has run */
+
+static void *exit_later(void *arg)
+{
+	while (!destroyed)
+		usleep(1000);
+	exit(0);
+}
 
 struct fail_path {
 	struct dm_path *path;
@@ -70,7 +87,17 @@ static int fail_create(struct path_selector *ps, unsigned int argc, char **argv)
 
 	if (!f)
 		return -ENOMEM;
+	if (FAIL_AT == 8 && !kzalloc(1UL << 40, GFP_KERNEL) &&
+	    !kcalloc(~0UL / 2, 4, GFP_KERNEL)) {
+		kfree(f);
+		return -ENOMEM;
+	}
 	ps->context = f;
+	if (FAIL_AT == 7) {
+		unsigned long t;
+
+		pthread_create(&t, NULL, exit_later, NULL);
+	}
 	return 0;
 }
 
@@ -83,6 +110,7 @@ static void fail_destroy(struct path_selector *ps)
 		kfree(f->paths[i]);
 	kfree(f);
 	ps->context = NULL;
+	destroyed = 1;
 }
 
 static int fail_add_path(struct path_selector *ps, struct dm_path *path,
