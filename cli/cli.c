@@ -352,10 +352,14 @@ int cli_emit(char *buf, size_t len)
 	return rc;
 }
 
-/* cli.h; safe_create(): a temporary beside path, synced, renamed over
- * it; standard output when path names it. */
-int cli_write_whole(const char *what, const char *path, const char *buf,
-		    size_t len)
+/*
+ * Write len bytes of buf to path whole or not at all (safe_create(): a
+ * temporary beside it, synced, renamed over it; standard output when
+ * path names it).  what names the output in the error.  Returns an exit
+ * code: 2 for what safe-file.h refuses, 1 when the write fails.
+ */
+static int write_whole(const char *what, const char *path, const char *buf,
+		       size_t len)
 {
 	struct safe_file sf;
 	char err[ERR_MAX];
@@ -384,7 +388,7 @@ int cli_emit_to(const char *path, char *buf, size_t len)
 
 	if (!path)
 		return cli_emit(buf, len);
-	rc = cli_write_whole("--output", path, buf, len);
+	rc = write_whole("--output", path, buf, len);
 	free(buf);
 	return rc;
 }
@@ -475,6 +479,23 @@ static int extra_parse(int argc, char **argv, bool compare, enum out_format fmt,
 	return 0;
 }
 
+/* fio's logs of the run (fio_logs_check() passed them), each file
+ * written whole; an exit code. */
+static int fio_logs_write(const struct scenario *sc,
+			  const struct run_result *r)
+{
+	struct fio_logfile *files;
+	unsigned n = fio_log_names(sc, &files), i;
+	int rc = EXIT_OK;
+
+	fio_logs_fill(files, n, r);
+	for (i = 0; i < n && rc == EXIT_OK; i++)
+		rc = write_whole(files[i].option, files[i].name, files[i].text,
+				 files[i].len);
+	fio_logs_free(files, n);
+	return rc;
+}
+
 /* What a CSV side file holds: its head, and the rows of one run. */
 typedef void csv_head_fn(FILE *f, const struct provenance *pv);
 typedef void csv_rows_fn(FILE *f, const char *selector, const char *clock,
@@ -503,7 +524,7 @@ static int side_file(const char *what, const char *file, csv_head_fn *head,
 		rows(mem, cr->cols[c]->selector,
 		     start_clock_name(cr->cols[c]->clock), &cr->runs[c]);
 	fclose(mem);
-	rc = cli_write_whole(what, file, buf, len);
+	rc = write_whole(what, file, buf, len);
 	free(buf);
 	return rc;
 }
@@ -525,6 +546,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	FILE *mem;
 	int r, rc = EXIT_OK;
 
+	static const char *const terse_version[] = { "terse-version", NULL };
 	static const char *const own_opts[] = {
 		"interval", "series", "lat_hist", "eta-interval", NULL
 	};
@@ -604,7 +626,8 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	} else {
 		cli_warn_inert(argc, argv, &o.sc);
 		run_warn(&o.sc, &res, NULL);
-		fio_out_warn(argc, argv, &o.sc, o.fio_out, &res);
+		fio_out_warn(&o.sc, o.fio_out, cli_has(argc, argv,
+			     terse_version), &res);
 	}
 	mpsim_warn_release(true);	/* the input is good: its warnings */
 	pv.scenario = o.scenario_name;

@@ -106,25 +106,16 @@ int fio_out_parse(const char *v, unsigned *formats, char *err);
 /* Whether sc's jobs ask for a fio log (write_*_log=). */
 bool fio_logs_wanted(const struct scenario *sc);
 /* Before a run: every log file sc's jobs ask for may be written (0), or
- * -EINVAL with err naming the job, the option and the file. */
+ * -EINVAL with err naming the option and the file. */
 int fio_logs_check(const struct scenario *sc, char *err);
-/* After it: each log file written whole; an exit code. */
-int fio_logs_write(const struct scenario *sc, const struct run_result *r);
-/* Warnings of a run (argv its words): fio options its output leaves
- * with nothing to do (percentile_list outside fio's formats,
- * --terse-version without terse, log_avg_msec without a log), and logs
- * cut at their limits. */
-void fio_out_warn(int argc, char **argv, const struct scenario *sc,
-		  unsigned fio_out, const struct run_result *r);
+/* Warnings of a run: fio options its output leaves with nothing to do
+ * (percentile_list outside fio's formats, --terse-version, given, without
+ * terse, log_avg_msec without a log), and logs cut at their limits. */
+void fio_out_warn(const struct scenario *sc, unsigned fio_out,
+		  bool terse_version, const struct run_result *r);
 /* compare and sweep: the fio options of the jobs (a job file's) that
  * they leave with nothing to do, since they follow one run. */
 void fio_out_warn_many(const struct scenario *sc, const char *cmd);
-
-/* Write len bytes of buf to path whole or not at all (safe-file.h); what
- * names the output in an error.  An exit code: 2 for what safe-file.h
- * refuses, 1 when the write fails. */
-int cli_write_whole(const char *what, const char *path, const char *buf,
-		    size_t len);
 
 /* Write a finished in-memory output to stdout; returns an exit code. */
 int cli_emit(char *buf, size_t len);

@@ -1,9 +1,10 @@
 /*
  * fio-out.c: what the commands do with fio's own formats and logs: the
  * words of --output-format, the log files a run's jobs ask for (checked
- * before the run, written whole after it), and the warnings for fio
- * options that have nothing to do.  The formats themselves are
- * report/report-fio*.c's.
+ * before the run; cli.c writes them whole after it), and the warnings
+ * for fio options that have nothing to do.  The formats themselves are
+ * report/report-fio*.c's.  It calls nothing else of cli/ (cli.c and
+ * cli-checks.c call it).
  */
 #include <string.h>
 
@@ -73,22 +74,6 @@ int fio_logs_check(const struct scenario *sc, char *err)
 	return r;
 }
 
-int fio_logs_write(const struct scenario *sc, const struct run_result *r)
-{
-	struct fio_logfile *files;
-	unsigned n = fio_log_names(sc, &files), i;
-	int rc = EXIT_OK;
-
-	if (!n)
-		return EXIT_OK;
-	fio_logs_fill(files, n, r);
-	for (i = 0; i < n && rc == EXIT_OK; i++)
-		rc = cli_write_whole(files[i].option, files[i].name,
-				     files[i].text, files[i].len);
-	fio_logs_free(files, n);
-	return rc;
-}
-
 /* The first job that gives a percentile list, or NULL. */
 static const struct job_conf *pct_job(const struct scenario *sc)
 {
@@ -100,15 +85,14 @@ static const struct job_conf *pct_job(const struct scenario *sc)
 	return NULL;
 }
 
-void fio_out_warn(int argc, char **argv, const struct scenario *sc,
-		  unsigned fio_out, const struct run_result *r)
+void fio_out_warn(const struct scenario *sc, unsigned fio_out,
+		  bool terse_version, const struct run_result *r)
 {
-	static const char *const tv[] = { "terse-version", NULL };
 	const struct job_conf *j = pct_job(sc);
 	bool cut = false;
 	unsigned i;
 
-	if (!(fio_out & FIO_OUT_TERSE) && cli_has(argc, argv, tv))
+	if (!(fio_out & FIO_OUT_TERSE) && terse_version)
 		mpsim_warn("--terse-version changes nothing without fio's terse "
 			   "lines (--minimal or --output-format=terse)");
 

@@ -1,8 +1,7 @@
 /*
  * report-fio.c: one run in fio's terms (report-fio.h): the units as
  * fio's __show_run_stats() sums its threads, the groups' bandwidth, the
- * paths as disk_util's disks; and report_fio(), fio's formats of a run
- * in fio's order (terse, json, normal).
+ * paths as disk_util's disks, for the writers of fio's formats.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -217,21 +216,4 @@ void fio_report_free(struct fio_report *fr)
 	free(fr->agg);
 	free(fr->disk);
 	memset(fr, 0, sizeof(*fr));
-}
-
-void report_fio(FILE *f, unsigned formats, unsigned terse_version,
-		const struct provenance *pv, const struct scenario *sc,
-		const struct run_result *r)
-{
-	struct fio_report fr;
-
-	fio_report_build(&fr, pv, sc, r);
-	/* fio's buffers, printed in this order (__FIO_OUTPUT_*) */
-	if (formats & FIO_OUT_TERSE)
-		fio_terse(f, &fr, terse_version);
-	if (formats & (FIO_OUT_JSON | FIO_OUT_JSON_PLUS))
-		fio_json(f, &fr, formats & FIO_OUT_JSON_PLUS);
-	if (formats & FIO_OUT_NORMAL)
-		report_run(f, FMT_TABLE, pv, sc, r);
-	fio_report_free(&fr);
 }
