@@ -102,7 +102,8 @@ cmp -s job.csv name.csv && ok || no "--name jobs differ from the job file's"
 grep -q 'capped at 1' warn.txt && ok || no "--name did not start from fio's defaults"
 "$mpsim" --job=w.fio --name=x --runtime=1s >/dev/null 2>err.txt && no "--job with --name accepted" || ok
 
-# --output and --output-format are the same output as stdout and --format
+# --output is the same output as stdout; --output-format=normal is the
+# table
 "$mpsim" --runtime=100ms --format=json >a.json
 "$mpsim" --runtime=100ms --format=json --output=b.json >b.stdout
 [ ! -s b.stdout ] && sed 's/ --output=b.json//' b.json | cmp -s - a.json && ok ||
