@@ -3,6 +3,7 @@
  * fio's __show_run_stats() sums its threads, the groups' bandwidth, the
  * paths as disk_util's disks, for the writers of fio's formats.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,9 +76,10 @@ double fio_bw_agg(const struct fio_report *fr, const struct fio_unit *u,
 	uint64_t agg = fr->agg[u->jr->group][d];
 	double p = 100.0;
 
-	/* convert_agg_kbytes_percent(): fio passes the mean as an int */
+	/* convert_agg_kbytes_percent(): fio passes the mean as an int,
+	 * its fraction dropped */
 	if (agg > 1024) {
-		p = (double)(int)mean * 100.0 / ((double)agg / 1024.0);
+		p = trunc(mean) * 100.0 / ((double)agg / 1024.0);
 		if (p > 100.0)
 			p = 100.0;
 	}
