@@ -240,6 +240,9 @@ void cli_warn_inert(int argc, char **argv, const struct scenario *sc)
 			   sc->selector);
 	cli_warn_unread(argc, argv, sc,
 			!strcmp(sc->selector, "historical-service-time"));
+	/* a job file's fio logs and percentiles: a sweep writes neither */
+	if (swept)
+		fio_out_warn_many(sc, "sweep");
 	if (!jiffies_read(sc)) {
 		if (cli_has(argc, argv, hz))
 			mpsim_warn("--hz%s changes nothing here: nothing reads "
@@ -274,6 +277,23 @@ static const struct {
 	{ "series", "a series follows one run (mpsim run --series=FILE)", true },
 	{ "lat_hist", "a latency histogram follows one run (mpsim run "
 	  "--lat_hist=FILE)", true },
+	/* fio's formats and logs: one run's */
+	{ "minimal", "fio's terse lines are one run's (mpsim run "
+	  "--minimal)", false },
+	{ "terse-version", "fio's terse lines are one run's (mpsim run "
+	  "--minimal)", false },
+	{ "percentile_list", "fio's formats, which show it, are one run's "
+	  "(mpsim run --output-format=json)", false },
+	{ "write_bw_log", "fio's logs follow one run (mpsim run "
+	  "--write_bw_log=PREFIX)", false },
+	{ "write_iops_log", "fio's logs follow one run (mpsim run "
+	  "--write_iops_log=PREFIX)", false },
+	{ "write_lat_log", "fio's logs follow one run (mpsim run "
+	  "--write_lat_log=PREFIX)", false },
+	{ "log_avg_msec", "fio's logs follow one run (mpsim run "
+	  "--write_bw_log=PREFIX)", false },
+	{ "per_job_logs", "fio's logs follow one run (mpsim run "
+	  "--write_bw_log=PREFIX)", false },
 };
 
 int one_run_refuse(const char *cmd, bool series, int argc, char **argv,

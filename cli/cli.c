@@ -24,7 +24,7 @@ const char *mpsim_argv0;
 /* The options the commands read themselves; the others go to the scenario. */
 static const char *const cli_keys[] = {
 	"scenario", "job", "seed", "format", "output", "output-format",
-	"columns", "name",
+	"columns", "name", "minimal", "terse-version",
 };
 
 static bool cli_key_is_job(const char *key)
@@ -157,20 +157,6 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
-/* fio's --output-format: normal is fio's text report, mpsim's table. */
-static int output_format_parse(const char *v, enum out_format *f)
-{
-	if (v && !strcmp(v, "normal")) {
-		*f = FMT_TABLE;
-		return 0;
-	}
-	if (v && !strcmp(v, "json")) {
-		*f = FMT_JSON;
-		return 0;
-	}
-	return -EINVAL;
-}
-
 /* An unknown --selector: the names and aliases, and the closest. */
 static int unknown_selector(const char *name, char *err)
 {
@@ -202,6 +188,7 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 	scenario_init(&o->sc);
 	o->seed = 1;
 	o->format = FMT_TABLE;
+	o->terse_version = 3;
 	/* --scenario first: the other options override its values */
 	for (i = 1; i < argc; i += used) {
 		const char *key, *val;
@@ -280,11 +267,30 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 						   val ? val : "",
 						   m ? " (did you mean " : "",
 						   m ? m : "", m ? "?)" : "");
+			o->fio_out = 0;		/* the last one given wins */
 		} else if (!strcmp(name, "output-format")) {
-			if (output_format_parse(val, &o->format))
-				return input_error(err, "--output-format: '%s' is not "
-						   "normal or json (or use --format)",
-						   val ? val : "");
+			if (fio_out_parse(val, &o->fio_out, err))
+				return -EINVAL;
+			/* normal alone is mpsim's table, as --format=table */
+			o->format = FMT_TABLE;
+			if (o->fio_out == FIO_OUT_NORMAL)
+				o->fio_out = 0;
+		} else if (!strcmp(name, "minimal")) {
+			bool on = true;
+
+			/* fio's --minimal: terse output, and nothing else */
+			if (val && parse_bool(val, &on, why))
+				return input_error(err, "--minimal: %s", why);
+			if (on) {
+				o->format = FMT_TABLE;
+				o->fio_out = FIO_OUT_TERSE;
+			}
+		} else if (!strcmp(name, "terse-version")) {
+			if (!val || parse_uint(val, &v, why) || v < 2 || v > 5)
+				return input_error(err, "--terse-version: '%s' is "
+						   "not 2, 3, 4 or 5 (fio's terse "
+						   "versions)", val ? val : "");
+			o->terse_version = (unsigned)v;
 		} else if (!strcmp(name, "output")) {
 			if (!val || !*val)
 				return input_error(err, "--output: needs a file name");
@@ -480,6 +486,23 @@ static int extra_parse(int argc, char **argv, bool compare, enum out_format fmt,
 	return 0;
 }
 
+/* fio's logs of the run (fio_logs_check() passed them), each file
+ * written whole; an exit code. */
+static int fio_logs_write(const struct scenario *sc,
+			  const struct run_result *r)
+{
+	struct fio_logfile *files;
+	unsigned n = fio_log_names(sc, &files), i;
+	int rc = EXIT_OK;
+
+	fio_logs_fill(files, n, r);
+	for (i = 0; i < n && rc == EXIT_OK; i++)
+		rc = write_whole(files[i].option, files[i].name, files[i].text,
+				 files[i].len);
+	fio_logs_free(files, n);
+	return rc;
+}
+
 /* What a CSV side file holds: its head, and the rows of one run. */
 typedef void csv_head_fn(FILE *f, const struct provenance *pv);
 typedef void csv_rows_fn(FILE *f, const char *selector, const char *clock,
@@ -530,6 +553,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	FILE *mem;
 	int r, rc = EXIT_OK;
 
+	static const char *const terse_version[] = { "terse-version", NULL };
 	static const char *const own_opts[] = {
 		"interval", "series", "lat_hist", "eta-interval", NULL
 	};
@@ -561,12 +585,22 @@ static int run_or_compare(int argc, char **argv, bool compare)
 	if (!r && compare && o.format == FMT_DMSETUP)
 		r = input_error(err, "--format=dmsetup: one run's device (use "
 				"mpsim run, not compare)");
+	/* fio's formats are those of a run: a comparison has none */
+	if (!r && compare && (o.fio_out & ~(unsigned)FIO_OUT_NORMAL))
+		r = input_error(err, "compare: --output-format: fio's json, "
+				"json+ and terse are one run's (mpsim run); "
+				"compare writes --format=table, csv or json");
+	/* fio's logs: each file they name may be written */
+	if (!r && !compare)
+		r = fio_logs_check(&o.sc, err);
 	if (r) {
 		cli_free_run(&o);
 		return bad_input(err);
 	}
 	traced = !compare && (tc.file || tc.blktrace);
 	x.watch.trace = traced ? &tc : NULL;
+	/* what fio's formats and logs need of each job clone */
+	x.watch.fio = !compare && (o.fio_out || fio_logs_wanted(&o.sc));
 	/* a run of hours, or a trace past its cap, says so first */
 	r = run_size_note(&o.sc, compare ? compare_nr_cols(&o.sc, x.columns) :
 			  1, x.watch.trace, err);
@@ -595,9 +629,12 @@ static int run_or_compare(int argc, char **argv, bool compare)
 		compare_warn(&o.sc, &cr);
 		compare_warn_cpus(argc, argv, &cr);
 		cli_warn_unread(argc, argv, &o.sc, true);
+		fio_out_warn_many(&o.sc, "compare");
 	} else {
 		cli_warn_inert(argc, argv, &o.sc);
 		run_warn(&o.sc, &res, NULL);
+		fio_out_warn(&o.sc, o.fio_out, cli_has(argc, argv,
+			     terse_version), &res);
 	}
 	mpsim_warn_release(true);	/* the input is good: its warnings */
 	pv.scenario = o.scenario_name;
@@ -611,6 +648,8 @@ static int run_or_compare(int argc, char **argv, bool compare)
 		rc = side_file("--lat_hist", x.lat_hist, hist_csv_head,
 			       hist_csv, &pv, &o.sc, compare ? NULL : &res,
 			       compare ? &cr : NULL);
+	if (!compare && rc == EXIT_OK)
+		rc = fio_logs_write(&o.sc, &res);
 	mem = open_memstream(&buf, &len);
 	if (!mem) {
 		perror("mpsim");
@@ -620,7 +659,11 @@ static int run_or_compare(int argc, char **argv, bool compare)
 		report_compare(mem, o.format, &pv, &o.sc, &cr);
 		compare_free(&cr);
 	} else {
-		report_run(mem, o.format, &pv, &o.sc, &res);
+		if (o.fio_out)
+			report_fio(mem, o.fio_out, o.terse_version, &pv, &o.sc,
+				   &res);
+		else
+			report_run(mem, o.format, &pv, &o.sc, &res);
 		run_result_free(&res);
 	}
 	fclose(mem);

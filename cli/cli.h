@@ -30,6 +30,10 @@ struct run_opts {
 	enum out_format format;
 	char *options;			/* the options as given, for provenance */
 	const char *output;		/* --output=FILE, or NULL: stdout */
+	unsigned fio_out;		/* fio's formats (FIO_OUT_*) of
+					   --output-format or --minimal; 0:
+					   format says */
+	unsigned terse_version;		/* --terse-version, fio's 3 */
 };
 
 /*
@@ -99,6 +103,24 @@ int cli_one_line(const char *key, size_t klen, const char *val, char *err);
  * 2^64-1 (with the count suffixes of fio, 1k = 1024).  0, or -EINVAL
  * with err "--seed: ..." (one past 2^64-1 is refused, not capped). */
 int cli_parse_seed(const char *val, uint64_t *seed, char *err);
+
+/* ---- cli/fio-out.c: fio's formats and logs of a run ---- */
+/* --output-format=LIST (fio's words, comma-separated) as FIO_OUT_* bits;
+ * 0 or -EINVAL with err set. */
+int fio_out_parse(const char *v, unsigned *formats, char *err);
+/* Whether sc's jobs ask for a fio log (write_*_log=). */
+bool fio_logs_wanted(const struct scenario *sc);
+/* Before a run: every log file sc's jobs ask for may be written (0), or
+ * -EINVAL with err naming the option and the file. */
+int fio_logs_check(const struct scenario *sc, char *err);
+/* Warnings of a run: fio options its output leaves with nothing to do
+ * (percentile_list outside fio's formats, --terse-version, given, without
+ * terse, log_avg_msec without a log), and logs cut at their limits. */
+void fio_out_warn(const struct scenario *sc, unsigned fio_out,
+		  bool terse_version, const struct run_result *r);
+/* compare and sweep: the fio options of the jobs (a job file's) that
+ * they leave with nothing to do, since they follow one run. */
+void fio_out_warn_many(const struct scenario *sc, const char *cmd);
 
 /* Write a finished in-memory output to stdout; returns an exit code. */
 int cli_emit(char *buf, size_t len);

@@ -91,8 +91,14 @@ static const struct cli_opt own[] = {
 	  "as long-form CSV (needs --interval)", "-", "" },
 	{ "lat_hist", "FILE", CMD_RUN | CMD_COMPARE, G_SIDE, "the latency "
 	  "histograms as long-form CSV, for CDF figures", "-", "" },
-	{ "output-format", "normal|json", RCS, G_GENERAL, "fio's name: "
-	  "normal is --format=table", "json", "" },
+	{ "output-format", "normal|json|json+|terse", RCS, G_GENERAL,
+	  "fio's own formats, comma-separated (run): json with jobs[] and "
+	  "disk_util[] per path, json+ with latency bins, terse; normal is "
+	  "--format=table", "json", "" },
+	{ "minimal", "[0|1]", CMD_RUN, G_GENERAL, "fio's name: "
+	  "--output-format=terse", "1", "" },
+	{ "terse-version", "2|3|4|5", CMD_RUN, G_GENERAL, "the version of "
+	  "fio's terse lines (default 3)", "5", "--minimal --numjobs=2" },
 	{ "name", "NAME", RCS, G_GENERAL, "start a job, as fio's command line "
 	  "does; the jobs replace the scenario's", "w", "" },
 	/* the terminal's status line only: never the output */

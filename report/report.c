@@ -1,6 +1,7 @@
 /*
  * report.c: one run's result as a Markdown table (CSV and JSON rows:
- * report/report-fields.c), and what every output shares: the provenance
+ * report/report-fields.c; fio's formats, report_fio(), from
+ * report/report-fio*.c), and what every output shares: the provenance
  * line or object (rates and ratios: report/report-fields.c; CSV and JSON
  * quoting: lib/escape.c), and the numbers of the tables for people (fio's
  * bandwidth units, shares that never show as zero, wrapped text).
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "report-fio.h"
 #include "sim/series.h"
 #include "input/table.h"
 
@@ -472,4 +474,21 @@ void report_run(FILE *f, enum out_format fmt, const struct provenance *pv,
 		fputs(r->dmsetup, f);
 		break;
 	}
+}
+
+void report_fio(FILE *f, unsigned formats, unsigned terse_version,
+		const struct provenance *pv, const struct scenario *sc,
+		const struct run_result *r)
+{
+	struct fio_report fr;
+
+	fio_report_build(&fr, pv, sc, r);
+	/* fio's buffers, printed in this order (__FIO_OUTPUT_*) */
+	if (formats & FIO_OUT_TERSE)
+		fio_terse(f, &fr, terse_version);
+	if (formats & (FIO_OUT_JSON | FIO_OUT_JSON_PLUS))
+		fio_json(f, &fr, formats & FIO_OUT_JSON_PLUS);
+	if (formats & FIO_OUT_NORMAL)
+		run_table(f, pv, sc, r);
+	fio_report_free(&fr);
 }

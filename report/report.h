@@ -89,6 +89,44 @@ void hist_csv_head(FILE *f, const struct provenance *pv);
 void hist_csv(FILE *f, const char *selector, const char *clock,
 	      const struct run_result *r);
 
+/* ---- fio's own formats and logs (report/report-fio*.c) ---- */
+
+/* fio's --output-format words, as bits. */
+enum {
+	FIO_OUT_NORMAL = 1 << 0,	/* fio's text: mpsim's table */
+	FIO_OUT_TERSE = 1 << 1,
+	FIO_OUT_JSON = 1 << 2,
+	FIO_OUT_JSON_PLUS = 1 << 3,	/* json with each latency's bins */
+};
+
+/*
+ * One run in the fio formats of formats (FIO_OUT_*), in fio's order:
+ * terse lines (of terse_version, 2 to 5), then json or json+, then
+ * normal.  The run kept what fio's figures need (run_watch.fio).
+ */
+void report_fio(FILE *f, unsigned formats, unsigned terse_version,
+		const struct provenance *pv, const struct scenario *sc,
+		const struct run_result *r);
+
+/* One of fio's log files of a run: its name, and once filled its text. */
+struct fio_logfile {
+	char *name;
+	const char *option;		/* the option that asks for it:
+					   "write_bw_log" */
+	char *text;
+	size_t len;
+	struct fio_log_src *src;	/* the clones' logs it holds */
+	unsigned nsrc;
+};
+
+/* The log files sc's jobs ask for (write_*_log=), named as fio names
+ * them, texts empty; returns how many (fio_logs_free() them). */
+unsigned fio_log_names(const struct scenario *sc, struct fio_logfile **files);
+/* Their texts, from r (whose run kept r->clone). */
+void fio_logs_fill(struct fio_logfile *files, unsigned n,
+		   const struct run_result *r);
+void fio_logs_free(struct fio_logfile *files, unsigned n);
+
 /* The {"mpsim": {...}} object that opens a run's or a comparison's JSON:
  * version, command, scenario, seed and the options in effect. */
 void json_meta(FILE *f, const char *command, const struct provenance *pv,

@@ -135,6 +135,16 @@ enum fio_ddir {
 #define DDIR_RWDIR_CNT	3		/* directions with block sizes */
 
 #define BSSPLIT_MAX	64		/* fio's bssplit entries per direction */
+#define FIO_PCT_MAX	20		/* fio's FIO_IO_U_LIST_MAX_LEN */
+#define FIO_LOG_PREFIX_MAX 256		/* longest write_*_log= prefix */
+
+/* fio's per-interval logs of a job (write_bw_log= ...). */
+enum fio_log {
+	FIO_LOG_BW,		/* PREFIX_bw.N.log */
+	FIO_LOG_IOPS,		/* PREFIX_iops.N.log */
+	FIO_LOG_LAT,		/* PREFIX_lat, _clat and _slat.N.log */
+	FIO_LOG_NR,
+};
 #define IOLOG_PATH_MAX	1024		/* longest read_iolog= path */
 
 /*
@@ -235,6 +245,19 @@ struct job_conf {
 	unsigned fdatasync_blocks;	/* fdatasync=N: the same */
 	struct ps_cpumask cpus;		/* cpus_allowed= / cpumask= */
 	bool cpus_set;			/* ... given; else every CPU */
+
+	/* what fio writes of the job (report/report-fio*.c) */
+	char log_prefix[FIO_LOG_NR][FIO_LOG_PREFIX_MAX]; /* write_bw_log=,
+					   write_iops_log=, write_lat_log=
+					   (enum fio_log); "" with the flag
+					   below: the job's name */
+	bool log_set[FIO_LOG_NR];	/* ... given */
+	unsigned log_avg_msec;		/* 0: a log line per I/O */
+	bool per_job_logs;		/* PREFIX_bw.N.log (default), else
+					   PREFIX_bw.log */
+	double percentile_list[FIO_PCT_MAX]; /* ascending; nr_percentiles
+					   0: fio's default list */
+	unsigned nr_percentiles;
 };
 
 /* multipathd's path_grouping_policy (multipath.conf(5)). */

@@ -36,6 +36,7 @@ struct job;
 struct job_flow;
 struct dm_delay;
 struct delay_cpu;
+struct fio_clone;
 
 struct sim_io {
 	struct sim_io *next;	/* FIFO link: device queue, mpath queue, pool */
@@ -243,6 +244,9 @@ struct job {
 	struct held_lat *held;		/* depth of them; NULL: an engine
 					   that does not reap by getevents */
 	unsigned nheld;
+	struct fio_clone *fio;		/* what fio keeps of it, for fio's
+					   formats (sim/fiostat.h); NULL:
+					   not asked for */
 };
 
 /* A completion fio has not reaped yet: its latency waits for the stamp
@@ -303,6 +307,8 @@ struct sim {
 					   UINT64_MAX: none */
 	struct series *series;		/* --interval, else NULL */
 	struct run_progress *progress;	/* on a terminal, else NULL */
+	uint64_t fio_kept;		/* completions kept for fio's per-I/O
+					   logs, all clones (FIO_IOS_MAX) */
 };
 
 /* ---- sim/path.c ---- */

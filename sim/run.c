@@ -5,6 +5,7 @@
 
 #include "delay.h"
 #include "engine.h"
+#include "fiostat.h"
 #include "progress.h"
 #include "run.h"
 #include "series.h"
@@ -154,7 +155,30 @@ static void job_units_close(struct sim *s, struct run_result *res)
 
 		if (j->began != UINT64_MAX && to > from && to - from > jr->runtime)
 			jr->runtime = to - from;
+		if (!j->fio)
+			continue;
+		j->fio->ran = j->began != UINT64_MAX;
+		fio_clone_epoch(j->fio, j->fio->ran ? from : to);
+		fio_clone_close(j->fio, to, j->fio->ran && to > from ?
+				to - from : 0);
 	}
+}
+
+/* What fio keeps of each clone, for fio's formats and logs: clone n of
+ * job section `job`. */
+static void fio_clones_setup(struct sim *s, struct run_result *res)
+{
+	const struct scenario *sc = s->sc;
+	unsigned i, k, n = 0;
+
+	res->clone = xcalloc(s->nr_jobs, sizeof(*res->clone));
+	res->nr_clones = s->nr_jobs;
+	for (i = 0; i < sc->nr_jobs; i++)
+		for (k = 0; k < sc->jobs[i].numjobs; k++, n++) {
+			fio_clone_init(&res->clone[n], &sc->jobs[i], i,
+				       s->jobs[n].unit, s->jobs[n].depth);
+			s->jobs[n].fio = &res->clone[n];
+		}
 }
 
 static void sim_free(struct sim *s)
@@ -231,6 +255,8 @@ int run_device(const struct scenario *sc, const struct mp_table *t,
 		}
 	}
 	job_units_setup(&s, res);
+	if (w && w->fio)
+		fio_clones_setup(&s, res);
 	if (w && w->interval) {
 		r = series_check(w->interval, runtime, s.nr_paths, err);
 		if (r) {
@@ -302,6 +328,7 @@ int run_device(const struct scenario *sc, const struct mp_table *t,
 		stats_merge(&res->total, &res->path[i]);
 	}
 	res->window = s.now > s.stats_from ? s.now - s.stats_from : 0;
+	res->elapsed = s.now - s.start;
 	/* the selector's own counters, as `dmsetup status` would show them */
 	for (i = 0; i < s.nr_paths; i++) {
 		struct path_selector *ps = &s.paths[i].pg->ps;

@@ -60,6 +60,8 @@ struct run_watch {
 	const char *label;
 	struct timespec since;
 	const struct trace_conf *trace;	/* --trace, --blktrace; NULL: none */
+	bool fio;		/* keep what fio's formats and logs need:
+				   res->clone */
 };
 
 /* The capacity share of each path ("Best"): slots / mean cost, normalised;

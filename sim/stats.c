@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fiostat.h"
 #include "series.h"
 #include "stats.h"
 
@@ -190,6 +191,9 @@ void run_result_free(struct run_result *r)
 		stats_free(&r->job[i].st);
 	stats_free(&r->total);
 	series_free(r->series);
+	for (i = 0; i < r->nr_clones; i++)
+		fio_clone_free(&r->clone[i]);
+	free(r->clone);
 	free(r->names);
 	free(r->best);
 	free(r->path);

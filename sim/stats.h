@@ -14,6 +14,7 @@
 #include "sim.h"
 
 struct series;
+struct fio_clone;
 
 #define LAT_SUB_BITS	6			/* fio's FIO_IO_U_PLAT_BITS */
 #define LAT_SUB		(1u << LAT_SUB_BITS)
@@ -180,6 +181,7 @@ struct run_result {
 	uint64_t failed;		/* I/Os completed to the workload in error */
 	sim_ns no_path_time;		/* time with no usable path */
 	sim_ns window;			/* measured time (after ramp), ns */
+	sim_ns elapsed;			/* the whole run, ramp and all, ns */
 	uint64_t events;		/* events the loop handled */
 	uint64_t ios_simulated;		/* all completions incl. ramp */
 	uint64_t issued;		/* I/Os the jobs submitted, whole run */
@@ -193,6 +195,10 @@ struct run_result {
 	struct series *series;		/* --interval's, else NULL */
 	char *dmsetup;			/* `dmsetup status` and `dmsetup table`
 					   lines at the run's end */
+	struct fio_clone *clone;	/* per job clone, what fio keeps of it
+					   (sim/fiostat.h), when run_watch.fio
+					   asks; else NULL */
+	unsigned nr_clones;
 };
 
 void run_result_alloc(struct run_result *r, unsigned nr_paths);

@@ -1,6 +1,7 @@
 #!/bin/sh
-# schema.sh: every command's --format=json output against the one output
-# schema, docs/output.schema.json (python3-jsonschema, Draft 2020-12); the
+# schema.sh: every command's --format=json output, and run's fio JSON
+# (--output-format=json), against the one output schema,
+# docs/output.schema.json (python3-jsonschema, Draft 2020-12); the
 # CSV columns of a run against the JSON fields the schema names; and a
 # path with no I/O, whose latency is no figure in every format of run
 # and sweep (empty CSV cell, JSON null, a dash in the table), never 0.
@@ -45,6 +46,12 @@ doc run-replay run --format=json --read_iolog=tests/iolog/fio-randrw-v3.log
 doc run-numjobs run --format=json $short --numjobs=3 --rw=randread
 doc run-series run --format=json --scenario=tests/golden/failover.ini --seed=5 --interval=40ms
 doc run-series-rr run --format=json $short "$fail" --selector=rr --interval=20ms
+# fio's own JSON (--output-format=json, json+): fio_run, the keys of
+# fio 3.33's schema that mpsim writes (tests/fio-tools.sh holds it
+# beside fio's own)
+doc fio-json fio_run run --output-format=json $short
+doc fio-json-plus fio_run run --output-format=json+ $short --rw=randrw --path.sdd.write_delay=10ms
+doc fio-stonewall fio_run run --output-format=json+ --job=tests/jobs/stonewall-phases.fio
 doc compare compare compare --format=json $short
 doc compare-all compare compare --format=json --columns=all $short
 doc timers timers timers --format=json

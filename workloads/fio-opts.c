@@ -420,6 +420,98 @@ static int set_fdatasync(struct job_conf *j, const char *v,
 	return parse_count(v, 0, UINT32_MAX, &j->fdatasync_blocks, err);
 }
 
+/* write_bw_log[=PREFIX], write_iops_log, write_lat_log: fio's logs of
+ * the job (report/report-fio-log.c); bare or empty, the job's name is
+ * the prefix, as fio's make_log_name(). */
+static int set_log(struct job_conf *j, enum fio_log l, const char *v,
+		   char *err)
+{
+	if (v && strlen(v) >= sizeof(j->log_prefix[l]))
+		return input_error(err, "the prefix is longer than %zu "
+				   "characters", sizeof(j->log_prefix[l]) - 1);
+	snprintf(j->log_prefix[l], sizeof(j->log_prefix[l]), "%s",
+		 v ? v : "");
+	j->log_set[l] = true;
+	return 0;
+}
+
+static int set_bw_log(struct job_conf *j, const char *v, const char *where,
+		      char *err)
+{
+	return set_log(j, FIO_LOG_BW, v, err);
+}
+
+static int set_iops_log(struct job_conf *j, const char *v, const char *where,
+			char *err)
+{
+	return set_log(j, FIO_LOG_IOPS, v, err);
+}
+
+static int set_lat_log(struct job_conf *j, const char *v, const char *where,
+		       char *err)
+{
+	return set_log(j, FIO_LOG_LAT, v, err);
+}
+
+/* fio's log_avg_msec, an int of milliseconds (0: a line per I/O). */
+static int set_log_avg_msec(struct job_conf *j, const char *v,
+			    const char *where, char *err)
+{
+	return parse_count(v, 0, 100000000, &j->log_avg_msec, err);
+}
+
+static int set_per_job_logs(struct job_conf *j, const char *v,
+			    const char *where, char *err)
+{
+	return flag(v, &j->per_job_logs, err);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * percentile_list=P[:P...]: fio's list of at most FIO_PCT_MAX
+ * percentiles, each above 0 and at most 100 (fio ends its list at a 0,
+ * so a 0 would silently drop those after it: refused), sorted as fio
+ * sorts it (calc_clat_percentiles).
+ */
+static int set_percentile_list(struct job_conf *j, const char *v,
+			       const char *where, char *err)
+{
+	double p[FIO_PCT_MAX];
+	unsigned n = 0;
+	const char *s = v;
+
+	do {
+		char word[64], *end;
+		size_t len = strcspn(s, ":");
+
+		if (n == FIO_PCT_MAX)
+			return input_error(err, "more than %u percentiles "
+					   "(fio's limit)", FIO_PCT_MAX);
+		if (!len || len >= sizeof(word))
+			return input_error(err, "'" SHOW "' is not a list of "
+					   "percentiles, as 50:99:99.9", v);
+		memcpy(word, s, len);
+		word[len] = '\0';
+		p[n] = strtod(word, &end);
+		if (*end || !(p[n] > 0 && p[n] <= 100))
+			return input_error(err, "'" SHOW "' is not a "
+					   "percentile above 0 and at most 100",
+					   word);
+		n++;
+		s += len;
+	} while (*s++ == ':');
+	qsort(p, n, sizeof(p[0]), cmp_double);
+	memcpy(j->percentile_list, p, n * sizeof(p[0]));
+	j->nr_percentiles = n;
+	return 0;
+}
+
 /* ---- the table ---- */
 
 enum {
@@ -572,6 +664,30 @@ static const struct fio_opt fio_opts[] = {
 	{ "cpumask", 0, set_cpumask, "4", IOA,
 	  "MASK",
 	  "the CPUs a job's clones submit from, as a bit mask" },
+	/* fio's percentiles, in fio's formats (--output-format) */
+	{ "percentile_list", 0, set_percentile_list, "50:99.5",
+	  "--output-format=json",
+	  "P:P...",
+	  "the latency percentiles of fio's formats (--output-format=json, "
+	  "json+, terse; default fio's 17, 1 to 99.99)" },
+	/* side files, beside the figures: they never change them */
+	{ "write_bw_log", FO_FLAG, set_bw_log, BY_DESIGN, "",
+	  "[PREFIX]",
+	  "fio's bandwidth log, PREFIX_bw.N.log (default PREFIX: the job's "
+	  "name)" },
+	{ "write_iops_log", FO_FLAG, set_iops_log, BY_DESIGN, "",
+	  "[PREFIX]",
+	  "fio's IOPS log, PREFIX_iops.N.log" },
+	{ "write_lat_log", FO_FLAG, set_lat_log, BY_DESIGN, "",
+	  "[PREFIX]",
+	  "fio's latency logs, PREFIX_lat.N.log, _clat and _slat" },
+	{ "log_avg_msec", 0, set_log_avg_msec, BY_DESIGN, "",
+	  "MSEC",
+	  "fio's logs average over MSEC milliseconds (default 0: a line per "
+	  "I/O)" },
+	{ "per_job_logs", FO_FLAG, set_per_job_logs, BY_DESIGN, "",
+	  "[0|1]",
+	  "fio's log names carry the job clone's number, .N (default 1)" },
 };
 
 void fio_list_options(FILE *f)
@@ -642,6 +758,7 @@ void fio_opts_defaults(struct job_conf *j)
 	j->loops = 1;
 	j->replay_time_scale = 100;
 	j->thinktime_blocks_type = THINK_COMPLETE;
+	j->per_job_logs = true;
 }
 
 /* fio's own defaults where mpsim's scenarios differ (scenario.c). */

@@ -64,7 +64,7 @@ int fio_expr_eval(const char *s, int64_t *out, const char **end, char *err);
  * name; value NULL for a bare `thread`):
  *  - fio options mpsim models (bssplit, thinktime, stonewall, ...): set;
  *  - fio options with no meaning in a simulation of the I/O stream
- *    (norandommap, cpus_allowed, write_bw_log, ...): a warning on stderr,
+ *    (norandommap, write_hist_log, log_offset, ...): a warning on stderr,
  *    once per option name ("fio option 'X' is not modelled, ignored"),
  *    where names the place ("job.fio:12", "--thread");
  *  - fio options that would change what the run means and that mpsim

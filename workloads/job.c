@@ -12,6 +12,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "sim/fiostat.h"
 #include "sim/rng.h"
 #include "job.h"
 
@@ -157,6 +158,21 @@ void job_teardown(struct job *j)
 	gsl_rng_free(j->arr);
 }
 
+/* A completion counted in the job's report at fio's stamp `end`, and in
+ * what fio keeps of the clone for its own formats, when asked for. */
+static void job_count(struct job *j, unsigned ddir, uint32_t bytes,
+		      uint64_t lat, unsigned b, sim_ns end)
+{
+	struct sim *s = j->sim;
+
+	stats_add(j->report, ddir, bytes, lat, b);
+	if (__builtin_expect(j->fio != NULL, 0)) {
+		fio_clone_epoch(j->fio, j->began > s->stats_from ? j->began :
+				s->stats_from);
+		fio_clone_add(j->fio, end, lat, bytes, ddir, &s->fio_kept);
+	}
+}
+
 /*
  * fio stamps a completion when it reaps it: io_u_queued_complete() reads
  * the clock once (init_icd) for all that one io_getevents returned.
@@ -176,9 +192,10 @@ static void held_count(struct job *j, sim_ns end, bool own)
 
 	for (i = 0; i < j->nheld; i++) {
 		const struct held_lat *h = &j->held[i];
-		uint64_t lat = (own ? h->end : end) - h->submit;
+		sim_ns at = own ? h->end : end;
+		uint64_t lat = at - h->submit;
 
-		stats_add(j->report, h->ddir, h->bytes, lat, lat_bucket(lat));
+		job_count(j, h->ddir, h->bytes, lat, lat_bucket(lat), at);
 	}
 	j->nheld = 0;
 }
@@ -207,7 +224,7 @@ void job_latency(struct job *j, const struct sim_io *io, sim_ns end,
 			j->own_left--;
 	}
 	/* its own stamp: the path's sample, bucket and all */
-	stats_add(j->report, io->ddir, io->bytes, end - io->submit, b);
+	job_count(j, io->ddir, io->bytes, end - io->submit, b, end);
 	held_count(j, end, false);
 }
 
