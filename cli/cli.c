@@ -286,6 +286,8 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 				o->fio_out = FIO_OUT_TERSE;
 			}
 		} else if (!strcmp(name, "terse-version")) {
+			uint64_t v;
+
 			if (!val || parse_uint(val, &v, why) || v < 2 || v > 5)
 				return input_error(err, "--terse-version: '%s' is "
 						   "not 2, 3, 4 or 5 (fio's terse "
