@@ -238,11 +238,15 @@ char *sweep_row_prefix(const struct sweep *sw, uint64_t k,
 	else
 		str_field(f, fmt, "bs", NULL, true);
 	str_field(f, fmt, "rw", rw_name(j->rw), true);
-	/* the value of every other swept option at k, as given */
+	/* the value of every other swept option at k, as given (empty, or
+	 * null, where the point does not give it) */
 	for (i = 0; i < sw->nr_opt; i++)
-		if (sw->opt[i].column)
+		if (sw->opt[i].column) {
+			const char *v = sweep_point_value(sw, i, k);
+
 			str_field(f, fmt, sw->opt[i].key,
-				  sweep_point_value(sw, i, k), true);
+				  v == sweep_unset ? NULL : v, true);
+		}
 	key(f, fmt, "path", true);
 	return memstream_done(f, &buf);
 }

@@ -3,8 +3,9 @@
 # main help naming every option of the documentation's tables, fio's names
 # (--name jobs, --output, --output-format), the built-in scenario names,
 # sweep lists with commas inside values, merge's refusal of another
-# sweep's file and its close match for a mistyped option, --list-runs commands that run without PATH, and outputs
-# written through symbolic links.
+# sweep's file and its close match for a mistyped option, --list-runs commands that run without PATH, a
+# selector's own lists in a sweep, and outputs written through symbolic
+# links.
 #
 # usage: cli.sh MPSIM
 set -eu
@@ -146,6 +147,35 @@ cp other.csv other.before
 "$mpsim" merge --output=a.csv a.points/*.csv && "$mpsim" sweep --iodepth=1,2 \
     --runtime=20ms --output=local.csv && cmp -s a.csv local.csv && ok ||
     no "merge of the listed runs differs from the local sweep"
+
+# a selector's own lists (--selector=st,hst:clock=jiffies,ktime): no
+# point twice, no warning, and its listed runs merge into the local file
+"$mpsim" sweep --iodepth=1,4 --selector=st,hst:clock=jiffies,ktime \
+    --runtime=20ms --output=own.csv 2>err.txt
+[ ! -s err.txt ] && ok || no "a selector's own clocks: stderr '$(cat err.txt)'"
+got=$(awk -F, '/^#/ || $1 == "mpsim_version" { next } $15 == "total" { print $11, $6, $8 }' own.csv | tr '\n' ';')
+[ "$got" = "1 service-time ktime;1 historical-service-time jiffies;1 historical-service-time ktime;4 service-time ktime;4 historical-service-time jiffies;4 historical-service-time ktime;" ] &&
+    ok || no "a selector's own clocks ran: $got"
+"$mpsim" sweep --iodepth=1,4 --selector=st,hst:clock=jiffies,ktime \
+    --runtime=20ms --output=own-m.csv --list-runs >runs.txt
+sh runs.txt && "$mpsim" merge --output=own-m.csv own-m.points/*.csv &&
+    cmp -s own.csv own-m.csv && ok ||
+    no "a sweep with a selector's own clocks: the merged runs differ from the local file"
+# a crossed sweep says how to give one selector its own clocks
+"$mpsim" sweep --selector=st,hst --clock=jiffies,ktime --runtime=20ms \
+    >/dev/null 2>err.txt
+grep -q 'hst:clock=LIST) (at 2 of 4 sweep points)$' err.txt && ok ||
+    no "the crossed sweep's warning does not name --selector=...,hst:clock=LIST: $(cat err.txt)"
+
+# io-affinity without masks in a sweep: what each path wants, and how
+# to give it masks of its own beside another selector
+for c in "--selector=ioa|wants a hex CPU mask per path: --path.sdd.path_args=MASK for each)" \
+    "--selector=rr,ioa|one path_args cannot serve the other selectors: --selector=...,ioa:path.sdd.path_args=MASK:...)"; do
+	st=0; "$mpsim" sweep "${c%%|*}" --runtime=20ms >out.txt 2>err.txt || st=$?
+	[ "$st" = 2 ] && [ ! -s out.txt ] && [ "$(wc -l <err.txt)" = 1 ] &&
+	    grep -qF -- "${c#*|}" err.txt && ok ||
+	    no "sweep ${c%%|*} without masks: status $st, $(cat err.txt)"
+done
 
 # merge's unknown options get what every command's get: the close match,
 # or the command an option belongs to; status 2, one line, no output file
