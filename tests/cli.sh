@@ -167,6 +167,16 @@ sh runs.txt && "$mpsim" merge --output=own-m.csv own-m.points/*.csv &&
 grep -q 'hst:clock=LIST) (at 2 of 4 sweep points)$' err.txt && ok ||
     no "the crossed sweep's warning does not name --selector=...,hst:clock=LIST: $(cat err.txt)"
 
+# a sweep of one replication holds the run's latency percentiles
+col() { awk -F, -v c="$1" '/^#/ { next } !h { for (i = 1; i <= NF; i++) if ($i == c) n = i; h = 1; next } $1 == "total" || $15 == "total" { print $n }' "$2"; }
+"$mpsim" --selector=st --runtime=20ms --format=csv >run.csv
+"$mpsim" sweep --selector=st --runtime=20ms >one.csv
+for q in p50 p99 p999; do
+	r=$(col lat_${q}_us run.csv) w=$(col lat_${q}_us_mean one.csv)
+	[ -n "$r" ] && [ "$r" = "$w" ] && ok ||
+	    no "sweep lat_${q}_us_mean '$w', the run's lat_${q}_us '$r'"
+done
+
 # io-affinity without masks in a sweep: what each path wants, and how
 # to give it masks of its own beside another selector
 for c in "--selector=ioa|wants a hex CPU mask per path: --path.sdd.path_args=MASK for each)" \

@@ -585,15 +585,20 @@ static const char small_rest[] =
 	"mode,hz,iodepth,"
 	"numjobs,bs,rw,path,best,share_mean,share_ci95,bytes_share_mean,"
 	"bytes_share_ci95,busy_mean,busy_ci95,lat_mean_us_mean,lat_mean_us_ci95,"
-	"lat_p99_us_mean,lat_p99_us_ci95,iops_mean,iops_ci95,"
-	"read_iops_mean,read_iops_ci95,read_lat_mean_us_mean,"
-	"read_lat_mean_us_ci95,read_lat_p99_us_mean,read_lat_p99_us_ci95,"
-	"write_iops_mean,write_iops_ci95,write_lat_mean_us_mean,"
-	"write_lat_mean_us_ci95,write_lat_p99_us_mean,write_lat_p99_us_ci95,"
-	"trim_iops_mean,trim_iops_ci95,trim_lat_mean_us_mean,"
-	"trim_lat_mean_us_ci95,trim_lat_p99_us_mean,trim_lat_p99_us_ci95,"
-	"sync_iops_mean,sync_iops_ci95,sync_lat_mean_us_mean,"
-	"sync_lat_mean_us_ci95,sync_lat_p99_us_mean,sync_lat_p99_us_ci95,"
+	"lat_p50_us_mean,lat_p50_us_ci95,lat_p99_us_mean,lat_p99_us_ci95,"
+	"lat_p999_us_mean,lat_p999_us_ci95,iops_mean,iops_ci95,"
+	"read_iops_mean,read_iops_ci95,read_lat_mean_us_mean,read_lat_mean_us_ci95,"
+	"read_lat_p50_us_mean,read_lat_p50_us_ci95,read_lat_p99_us_mean,"
+	"read_lat_p99_us_ci95,read_lat_p999_us_mean,read_lat_p999_us_ci95,"
+	"write_iops_mean,write_iops_ci95,write_lat_mean_us_mean,write_lat_mean_us_ci95,"
+	"write_lat_p50_us_mean,write_lat_p50_us_ci95,write_lat_p99_us_mean,"
+	"write_lat_p99_us_ci95,write_lat_p999_us_mean,write_lat_p999_us_ci95,"
+	"trim_iops_mean,trim_iops_ci95,trim_lat_mean_us_mean,trim_lat_mean_us_ci95,"
+	"trim_lat_p50_us_mean,trim_lat_p50_us_ci95,trim_lat_p99_us_mean,"
+	"trim_lat_p99_us_ci95,trim_lat_p999_us_mean,trim_lat_p999_us_ci95,"
+	"sync_iops_mean,sync_iops_ci95,sync_lat_mean_us_mean,sync_lat_mean_us_ci95,"
+	"sync_lat_p50_us_mean,sync_lat_p50_us_ci95,sync_lat_p99_us_mean,"
+	"sync_lat_p99_us_ci95,sync_lat_p999_us_mean,sync_lat_p999_us_ci95,"
 	"ios_mean,ios_ci95,bw_bytes_mean,bw_bytes_ci95,errors_mean,errors_ci95,"
 	"failed_mean,failed_ci95,no_path_mean,no_path_ci95,checksum\n"
 	MPSIM_VERSION ",hst-bio-mpath,0,1,3,service-time,,ktime,bio,250,1,1,4096,"
@@ -651,18 +656,20 @@ Test(sweep_run, one_replication_leaves_the_intervals_empty)
 	cr_assert_eq(call(cmd_sweep, one, "sweep", oa, NULL), 0);
 	cr_assert_eq(call(cmd_sweep, one, "sweep", oj, "--format=json", NULL), 0);
 	buf = slurp(a, NULL);
-	/* sdd: best, share, (empty ci), bytes_share, (empty ci), busy, ... */
+	/* sdd: best, share, (empty ci), bytes_share, (empty ci), busy, the
+	 * latency's mean, p50, p99 and p99.9 ... */
 	row = strstr(buf, ",sdd,");
 	cr_assert_not_null(row);
 	pos = -1;
 	sscanf(row, ",sdd,%*[0-9.],%*[0-9.],,%*[0-9.],,%*[0-9.],,%*[0-9.],,"
-	       "%*[0-9.],,,%n", &pos);
+	       "%*[0-9.],,%*[0-9.],,%*[0-9.],,,%n", &pos);
 	cr_assert_gt(pos, 0, "%.200s", row);
 	row += pos;
 	pos = -1;
 	/* then per direction: no reads, writes with their latency, no trims
 	 * and no syncs; iops empty on a path's row */
-	sscanf(row, ",,,,,,,,,%*[0-9.],,%*[0-9.],,,,,,,,,,,,,%n", &pos);
+	sscanf(row, ",,,,,,,,,,,,,%*[0-9.],,%*[0-9.],,%*[0-9.],,%*[0-9.],"
+	       ",,,,,,,,,,,,,,,,,,,,%n", &pos);
 	cr_assert_gt(pos, 0, "%.200s", row);
 	row += pos;
 	pos = -1;
@@ -684,8 +691,8 @@ Test(sweep_run, one_replication_leaves_the_intervals_empty)
 	cr_assert(strstr(buf, "\"path\": \"total\", \"best\": null"));
 	cr_assert(strstr(buf, "\"iops_ci95\": null, \"read_iops_mean\": "));
 	/* no syncs: no latency, and one replication: no interval */
-	cr_assert(strstr(buf, "\"sync_lat_p99_us_mean\": null, "
-			 "\"sync_lat_p99_us_ci95\": null, \"ios_mean\": "));
+	cr_assert(strstr(buf, "\"sync_lat_p999_us_mean\": null, "
+			 "\"sync_lat_p999_us_ci95\": null, \"ios_mean\": "));
 	/* a path's row: failed and no_path are the total's alone */
 	cr_assert(strstr(buf, "\"failed_mean\": null, \"failed_ci95\": null, "
 			 "\"no_path_mean\": null, \"no_path_ci95\": null, "
