@@ -363,8 +363,9 @@ results: deps-run
 	    --reinstate='sdd at 2.5s' --runtime=2s --interval=40ms \
 	    --series=results/failover.csv > /dev/null
 	rm -f results/depth.csv.tmp
-	./mpsim sweep --iodepth=1,2,4,8,16,32,64,128 --selector=st,hst \
-	    --clock=jiffies,ktime --reps=20 --output=results/depth.csv.tmp
+	./mpsim sweep --iodepth=1,2,4,8,16,32,64,128 \
+	    --selector=st,hst:clock=jiffies,ktime --reps=20 \
+	    --output=results/depth.csv.tmp
 	mv results/depth.csv.tmp results/depth.csv
 	rm -f results/hz.csv.tmp
 	./mpsim sweep --hz=100,250,300,1000 --selector=hst --clock=jiffies,jiffies-aligned,ktime \
