@@ -434,10 +434,10 @@ plots:
 	@command -v gnuplot >/dev/null 2>&1 || { \
 	    echo "make plots needs gnuplot: apt-get install gnuplot-nox" >&2; \
 	    exit 1; }
-	@grep -v '^#' plots/figures | while read -r name gp in; do \
+	@grep -v '^#' plots/figures | while read -r name gp in arg; do \
 		for ext in png svg; do \
-			echo "gnuplot -c plots/$$gp.gp results/$$in plots/$$name.$$ext"; \
-			gnuplot -c plots/$$gp.gp results/$$in plots/$$name.$$ext || exit 1; \
+			echo "gnuplot -c plots/$$gp.gp results/$$in plots/$$name.$$ext $$arg"; \
+			gnuplot -c plots/$$gp.gp results/$$in plots/$$name.$$ext $$arg || exit 1; \
 		done; \
 	done
 
