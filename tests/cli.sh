@@ -224,8 +224,16 @@ st=0; "$mpsim" sweep --format=json --scenario=in.ini --iodepth=1,2 --runtime=20m
 [ "$st" = 2 ] && grep -q 'point 0 does not match its checksum' err.txt && ok ||
     no "JSON resume with an edited point: status $st, $(cat err.txt)"
 cp in.before in.csv
-"$mpsim" sweep --scenario=in.ini --iodepth=1,2,4 --runtime=20ms --output=in.csv &&
+"$mpsim" sweep --scenario=in.ini --iodepth=1,2,4 --runtime=20ms --output=in.csv 2>err.txt &&
     [ "$(grep -c ',total,' in.csv)" = 3 ] && ok || no "the unedited file does not resume"
+[ "$(cat err.txt)" = "mpsim: warning: in.csv: 2 of 3 points are in it already; running the other 1" ] &&
+    ok || no "a resumed sweep says: '$(cat err.txt)'"
+# a complete sweep run again says so, and leaves its file alone
+cp in.csv in.done
+"$mpsim" sweep --scenario=in.ini --iodepth=1,2,4 --runtime=20ms --output=in.csv 2>err.txt &&
+    cmp -s in.csv in.done &&
+    [ "$(cat err.txt)" = "mpsim: warning: in.csv: all 3 points are in it already; nothing to run (to run them again, move it away or give another --output)" ] &&
+    ok || no "a complete sweep run again says: '$(cat err.txt)'"
 
 # An output that is a symbolic link is written through, as open() would:
 # the link stays, the file it names gets the output (also a link to a

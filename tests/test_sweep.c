@@ -809,7 +809,8 @@ Test(sweep_resume, torn_tails_are_dropped_and_redone,
 	free(dir);
 }
 
-Test(sweep_resume, only_missing_points_run_and_order_is_restored)
+Test(sweep_resume, only_missing_points_run_and_order_is_restored,
+     .init = cr_redirect_stderr)
 {
 	char *dir = tmp_dir(), *out = join(dir, "out.csv"), *buf, *got, *mix;
 	size_t n, b[5], len = 0, i, digit;
