@@ -171,23 +171,6 @@ static int output_format_parse(const char *v, enum out_format *f)
 	return -EINVAL;
 }
 
-/* An unknown --selector: the names and aliases, and the closest. */
-static int unknown_selector(const char *name, char *err)
-{
-	const char *best = NULL;
-	unsigned d = ~0U, i;
-
-	for (i = 0; i < ps_nr_types; i++) {
-		suggest_try(name, ps_types[i]->name, &best, &d);
-		suggest_try(name, ps_types[i]->alias, &best, &d);
-	}
-	if (best)
-		return input_error(err, "--selector: unknown selector '%.40s' "
-				   "(did you mean %s?)", name, best);
-	return input_error(err, "--selector: unknown selector '%.40s' (see: "
-			   "mpsim list selectors)", name);
-}
-
 int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		  const char *const *extra_ok, char *err)
 {
@@ -315,7 +298,7 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		return r;
 	t = ps_type_of(o->sc.selector, o->sc.selector_source, err);
 	if (!t)
-		return unknown_selector(o->sc.selector, err);
+		return selector_unknown(NULL, "selector", o->sc.selector, err);
 	/* a kernel file reads the clock it names (selectors/ksource.h) */
 	if ((t->features & PS_READS_CLOCKS) && o->sc.select_sched_clock)
 		mpsim_warn("select_clock=sched_clock does not apply to %s, "

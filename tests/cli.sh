@@ -235,6 +235,25 @@ cp in.csv in.done
     [ "$(cat err.txt)" = "mpsim: warning: in.csv: all 3 points are in it already; nothing to run (to run them again, move it away or give another --output)" ] &&
     ok || no "a complete sweep run again says: '$(cat err.txt)'"
 
+# A scenario file's mistakes, said at the line that holds them, with the
+# word meant: a selector's name, a section header's typo (not the first
+# key under it), KEY: VALUE for KEY = VALUE.
+printf '[multipath]\nselector = historical_service_time\n[path a]\nservice = exp:100us\n' >t1.ini
+printf '[multipath]\nselector = st\n\n[pth a]\nservice = exp:100us\n' >t2.ini
+printf '[mulitpath]\nclock = ktime\n[path a]\nservice = exp:100us\n' >t3.ini
+printf '[multipath]\nselector = st\n[path a]\nservice: exp:100us\n' >t4.ini
+for c in "t1|t1.ini:2: selector: unknown selector 'historical_service_time' (did you mean historical-service-time?)" \
+    "t2|t2.ini:4: [pth a] is no section mpsim knows, so it was read as a fio job, which takes no service (did you mean [path a]?)" \
+    "t3|t3.ini:1: [mulitpath] is no section mpsim knows, so it was read as a fio job, which takes no clock (did you mean [multipath]?)" \
+    "t4|t4.ini:4: unknown option 'service: exp:100us' (options are KEY = VALUE: did you mean 'service = exp:100us'?)"; do
+	st=0; "$mpsim" --scenario="${c%%|*}.ini" --runtime=20ms >out.txt 2>err.txt || st=$?
+	[ "$st" = 2 ] && [ ! -s out.txt ] && [ "$(cat err.txt)" = "mpsim: ${c#*|}" ] && ok ||
+	    no "${c%%|*}.ini: status $st, '$(cat err.txt)', not 'mpsim: ${c#*|}'"
+done
+# a job whose name is near a section's, and takes what a job takes, runs
+printf '[path a]\nservice = exp:100us\n[paths]\nrw = read\nruntime = 20ms\n' >t5.ini
+"$mpsim" --scenario=t5.ini >/dev/null && ok || no "a job named [paths] is refused"
+
 # An output that is a symbolic link is written through, as open() would:
 # the link stays, the file it names gets the output (also a link to a
 # file yet to be made, relative to the link's directory).
