@@ -700,6 +700,21 @@ int cmd_list(int argc, char **argv)
 		}
 		return EXIT_OK;
 	}
-	mpsim_error("list: say 'selectors', 'scenarios' or 'options'");
+	/* the paths of a scenario, as its options resolve them (bash
+	 * completion offers them after --path.) */
+	if (argc >= 2 && !strcmp(argv[1], "paths")) {
+		struct run_opts o;
+		char err[ERR_MAX];
+
+		if (cli_parse_run(argc - 1, argv + 1, &o, NULL, err)) {
+			mpsim_error("list paths: %s", err);
+			return EXIT_BAD_INPUT;
+		}
+		for (i = 0; i < o.sc.nr_paths; i++)
+			printf("%s\n", o.sc.paths[i].name);
+		cli_free_run(&o);
+		return EXIT_OK;
+	}
+	mpsim_error("list: say 'selectors', 'scenarios', 'paths' or 'options'");
 	return EXIT_BAD_INPUT;
 }

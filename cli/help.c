@@ -23,7 +23,7 @@ void cli_usage(FILE *f)
 "  sweep       runs over lists and ranges of option values, with\n"
 "              replications and confidence intervals\n"
 "  merge       join the per-point files of a sweep run elsewhere\n"
-"  list        selectors | scenarios | options: what is built in\n"
+"  list        selectors | scenarios | paths | options: what is built in\n"
 "  bench       simulated I/Os per CPU second, per selector, beside a floor\n"
 "  timers      the kernel timer-wheel catch-up experiment\n"
 "  published   the 2022 HST table beside mpsim's (--sensitivity)\n"
@@ -138,10 +138,12 @@ void help_merge(FILE *f)
 void help_list(FILE *f)
 {
 	fputs(
-"usage: mpsim list selectors|scenarios|options\n"
+"usage: mpsim list selectors|scenarios|paths|options\n"
 "\n"
 "  selectors   each path selector: name, alias, the kernel file it mirrors\n"
 "  scenarios   each built-in scenario, with one line on what it is\n"
+"  paths       the paths of the scenario the options give (--scenario=,\n"
+"              --job=, ...), one name a line\n"
 "  options     every option, one line of help each, by command\n"
 "              (--format=man: the man page's OPTIONS section; --format=walk:\n"
 "              for the option walk, each option, a value that changes the\n"
@@ -149,7 +151,8 @@ void help_list(FILE *f)
 "\n"
 "examples:\n"
 "  mpsim list selectors\n"
-"  mpsim list scenarios\n", f);
+"  mpsim list scenarios\n"
+"  mpsim list paths --scenario=alua-failover\n", f);
 }
 
 void help_bench(FILE *f)
