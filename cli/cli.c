@@ -14,6 +14,7 @@
 #include "input/suggest.h"
 #include "input/table.h"
 #include "sim/run.h"
+#include "lib/md-align.h"
 #include "lib/safe-file.h"
 #include "sim/trace.h"
 
@@ -321,6 +322,15 @@ int cli_emit(char *buf, size_t len)
 {
 	int rc = EXIT_OK;
 
+	/* on a terminal, a table's columns line up (padded, still
+	 * Markdown); a file or a pipe gets the text as it is, byte for
+	 * byte the same for the same options */
+	if (isatty(STDOUT_FILENO)) {
+		char *a = md_align(buf, len, &len);
+
+		free(buf);
+		buf = a;
+	}
 	if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
 		perror("mpsim: writing output");
 		rc = EXIT_FAILED;

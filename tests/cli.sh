@@ -254,6 +254,37 @@ done
 printf '[path a]\nservice = exp:100us\n[paths]\nrw = read\nruntime = 20ms\n' >t5.ini
 "$mpsim" --scenario=t5.ini >/dev/null && ok || no "a job named [paths] is refused"
 
+# On a terminal a table's columns line up; in a pipe or a file the text
+# is as it always is, and the two hold the same cells.
+python3 -c '
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+out = b""
+while True:
+    try:
+        d = os.read(fd, 65536)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+os.waitpid(pid, 0)
+sys.stdout.write(out.decode().replace("\r", ""))
+' "$mpsim" compare --runtime=20ms >tty.txt
+"$mpsim" compare --runtime=20ms >pipe.txt
+# (awk counts bytes: the comparison table has no µ)
+widths=$(awk '/^\|/ { print length($0) }' tty.txt | sort -u | wc -l)
+[ "$widths" = 1 ] && ok || no "compare on a terminal: table lines of $widths widths"
+cells() {
+	awk -F'|' '{ s = ""; for (i = 1; i <= NF; i++) { c = $i; gsub(/^ +| +$/, "", c);
+		if (c ~ /^:?-+:?$/) gsub(/-+/, "-", c); s = s "|" c } print s }' "$1"
+}
+[ "$(cells tty.txt)" = "$(cells pipe.txt)" ] && ok ||
+    no "compare on a terminal holds other cells than in a pipe"
+grep -q '^| path | ST |' pipe.txt && ok || no "compare in a pipe is padded"
+
 # An output that is a symbolic link is written through, as open() would:
 # the link stays, the file it names gets the output (also a link to a
 # file yet to be made, relative to the link's directory).
