@@ -20,14 +20,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 copy=$tmp/repo
 mkdir "$copy"
 cd "$top"
-if git rev-parse --git-dir >/dev/null 2>&1; then
-	git ls-files --cached --others --exclude-standard
-else
-	find . -type f ! -path './.git/*' ! -path './build*' ! -name mpsim |
-	    sed 's|^\./||'
-fi | while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done \
-    >"$tmp/files"
-tar -cf - -T "$tmp/files" | tar -xf - -C "$copy"
+copy_tree "$copy"
 
 # the stand-in: real answers to -print-file-name, an empty file for
 # every object, the tested mpsim for the link of build/mpsim
