@@ -27,8 +27,36 @@
 #                 under PREFIX (/usr/local), staged under DESTDIR if given
 #   make man      docs/mpsim.1's OPTIONS section from the option tables
 #   make clean
+#
+# The build prints a line per file it makes, `  CC      sim/loop.o`;
+# `make V=1` prints each command whole instead.  It runs as many jobs at
+# once as there are CPUs, unless -j says otherwise.  make run and make
+# test print one line for the whole build, and only when it has
+# something to do.
 
 -include config.mk
+
+# Every CPU, unless the command line gave -j (-j1: one at a time); a
+# make run by this one shares its jobs.
+ifeq ($(MAKELEVEL),0)
+MAKEFLAGS += -j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+endif
+
+# $(call quiet,TAG,NAME): a recipe's first line, printing "  TAG     NAME"
+# (nothing with -s, nor with V=1, when the command itself is printed;
+# make run's and make test's build prints one line for all, the first
+# time a file is made: BRIEF names the directory that marks it).  Q
+# hides the command itself.  The line is a recipe line of its own, so
+# that make -n still gives each compile and link as a command alone
+# (tests/mutate/run.py reads them).
+V ?= 0
+ifeq ($(V),1)
+Q :=
+quiet = @:
+else
+Q := @
+quiet = @$(if $(findstring s,$(firstword -$(MAKEFLAGS))),:,$(if $(BRIEF),mkdir $(BRIEF) 2>/dev/null && echo '  BUILD   $(BRIEF_WHAT) (make V=1 prints each command)' || :,printf '  %-7s %s\n' '$(1)' '$(2)'))
+endif
 
 CC      ?= cc
 # -flto: an I/O crosses sim/loop.c, path.c, mpath.c and workloads/job.c,
@@ -86,7 +114,7 @@ FUZZ_S  ?= 10
 FUZZ_CC ?= clang
 SAN     = address,undefined,float-cast-overflow
 
-.PHONY: all run test check-long bench asan valgrind noopt results plots \
+.PHONY: all run test brief-goals check-long bench asan valgrind noopt results plots \
         kernel-check slurm-check live-check mutate mutate-selectors check check-slow timings \
         clean deps deps-run deps-test deps-check deps-slurm deps-live results-dm-delay-sync results-alua-failover install uninstall \
         fuzz fuzz-bins fuzz-build fuzz-corpus man
@@ -100,10 +128,11 @@ deps-run deps-test deps-check deps-slurm deps-live:
 	@sh .ci/deps $(@:deps-%=%)
 
 mpsim: $(BUILD)/mpsim
-	cp $< $@.tmp && mv $@.tmp $@
+	$(Q)cp $< $@.tmp && mv $@.tmp $@
 
 $(BUILD)/mpsim: $(BUILD)/mpsim.o $(OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDLIBS)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDLIBS)
 
 # The libgit2 libcriterion needs (its soname), and a stand-in for it
 # beside mpsim-tests that loads the real one only to print a failed
@@ -117,25 +146,31 @@ GIT_STUB := $(if $(CRIT_GIT),$(BUILD)/libgit2-stub/$(CRIT_GIT))
 GIT_STUB_LINK := $(if $(GIT_STUB),-Wl$(,)--no-as-needed $(GIT_STUB) '-Wl$(,)-rpath$(,)$$ORIGIN/libgit2-stub:$$ORIGIN/../libgit2-stub')
 $(BUILD)/libgit2-stub/$(CRIT_GIT): tests/criterion-libgit2.c
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 $(WARN) -O2 -fPIC -shared -Wl,-soname,$(CRIT_GIT) -DLIBGIT2='"$(shell $(CC) -print-file-name=$(CRIT_GIT))"' -o $@ $< -ldl
+	$(call quiet,LD,$@)
+	$(Q)$(CC) -std=gnu11 $(WARN) -O2 -fPIC -shared -Wl,-soname,$(CRIT_GIT) -DLIBGIT2='"$(shell $(CC) -print-file-name=$(CRIT_GIT))"' -o $@ $< -ldl
 
 $(BUILD)/mpsim-tests: $(TEST_OBJ) $(OBJ) $(GIT_STUB)
-	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(OBJ) $(GIT_STUB_LINK) $(CRIT_LIBS) $(ALL_LDLIBS)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJ) $(OBJ) $(GIT_STUB_LINK) $(CRIT_LIBS) $(ALL_LDLIBS)
 
 # make kernel-check's driver (tests/kernel-check.c), not a Criterion test
 $(BUILD)/kernel-check: $(BUILD)/tests/kernel-check.o $(OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDLIBS)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDLIBS)
 
 # The corpus replay (make test) and the dictionaries (make fuzz).
 $(BUILD)/fuzz-replay: $(BUILD)/tests/fuzz/lib/replay.o $(FUZZ_OBJ) $(OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDLIBS)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDLIBS)
 
 $(BUILD)/fuzz-dict: $(BUILD)/tests/fuzz/lib/dict.o $(OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDLIBS)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDLIBS)
 
 $(BUILD)/fuzz-targets.h: $(FUZZ_SRC) Makefile
 	@mkdir -p $(@D)
-	printf 'FUZZ(%s)\n' $(FUZZ_TARGETS) > $@
+	$(call quiet,GEN,$@)
+	$(Q)printf 'FUZZ(%s)\n' $(FUZZ_TARGETS) > $@
 
 $(BUILD)/tests/fuzz/lib/replay.o: $(BUILD)/fuzz-targets.h
 $(BUILD)/tests/fuzz/lib/replay.o: ALL_CFLAGS += -I$(BUILD)
@@ -144,18 +179,21 @@ $(BUILD)/tests/fuzz/lib/replay.o: ALL_CFLAGS += -I$(BUILD)
 fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
 $(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/lib/common.o $(OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,$(SAN) -o $@ $^ $(ALL_LDLIBS)
+	$(call quiet,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer,$(SAN) -o $@ $^ $(ALL_LDLIBS)
 
 # Criterion finds its tests by their ELF sections, which link-time
 # optimisation loses (a third of the tests went missing): the tests
 # themselves are compiled without -flto.
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
-	$(CC) $(filter-out -flto%,$(ALL_CFLAGS)) $(CRIT_CFLAGS) -c -o $@ $<
+	$(call quiet,CC,$(@:$(BUILD)/%=%))
+	$(Q)$(CC) $(filter-out -flto%,$(ALL_CFLAGS)) $(CRIT_CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call quiet,CC,$(@:$(BUILD)/%=%))
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # Where mpsim live finds its harness once installed: a header rewritten
 # only when LIVEDIR changes, so `make install PREFIX=...` rebuilds live.o
@@ -170,27 +208,44 @@ FORCE:
 # The built-in scenarios, compiled in so ./mpsim runs from any directory.
 $(BUILD)/scenarios.c: $(SCN) tests/embed.sh
 	@mkdir -p $(@D)
-	sh tests/embed.sh $(SCN) > $@
+	$(call quiet,GEN,$@)
+	$(Q)sh tests/embed.sh $(SCN) > $@
 
 $(BUILD)/scenarios.o: $(BUILD)/scenarios.c
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call quiet,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/kcompat-files.c: $(KCOMPAT) tests/embed.sh
 	@mkdir -p $(@D)
-	sh tests/embed.sh --files $(KCOMPAT) > $@
+	$(call quiet,GEN,$@)
+	$(Q)sh tests/embed.sh --files $(KCOMPAT) > $@
 
 $(BUILD)/kcompat-files.o: $(BUILD)/kcompat-files.c
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call quiet,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# $(call brief,TARGETS): make TARGETS, saying so in one line "  BUILD
+# TARGETS" when there is something to make (the first file made prints
+# it; V=1: every command instead).
+BRIEF_DIR = $(BUILD)/.brief
+brief = mkdir -p $(BUILD) && rm -rf $(BRIEF_DIR) && \
+	{ $(MAKE) --no-print-directory $(if $(filter 1,$(V)),,BRIEF=$(BRIEF_DIR) BRIEF_WHAT='$(1)') \
+	      BRIEF_GOALS='$(1)' brief-goals; \
+	  rc=$$?; rmdir $(BRIEF_DIR) 2>/dev/null; exit $$rc; }
+# (one goal with a recipe, so that make says nothing of goals that are
+# up to date)
+brief-goals: $(BRIEF_GOALS)
+	@:
 
 run: deps-run
-	@$(MAKE) --no-print-directory mpsim
+	+@$(call brief,mpsim)
 	./mpsim
 
 # Every fast unit, golden and shell test, two at a time, each suite's
 # output printed whole and in order (tests/suites lists them; JOBS=1 runs
 # them one by one).  The slow parts are in make check.
 test: deps-test
-	@$(MAKE) --no-print-directory mpsim $(BUILD)/mpsim-tests $(BUILD)/fuzz-replay
+	+@$(call brief,mpsim $(BUILD)/mpsim-tests $(BUILD)/fuzz-replay)
 	BUILD=$(BUILD) bash tests/run-suites.sh test
 
 # The slow suites of tests/suites: the command-line contract, the option
@@ -308,8 +363,9 @@ results: deps-run
 	    --reinstate='sdd at 2.5s' --runtime=2s --interval=40ms \
 	    --series=results/failover.csv > /dev/null
 	rm -f results/depth.csv.tmp
-	./mpsim sweep --iodepth=1,2,4,8,16,32,64,128 --selector=st,hst \
-	    --clock=jiffies,ktime --reps=20 --output=results/depth.csv.tmp
+	./mpsim sweep --iodepth=1,2,4,8,16,32,64,128 \
+	    --selector=st,hst:clock=jiffies,ktime --reps=20 \
+	    --output=results/depth.csv.tmp
 	mv results/depth.csv.tmp results/depth.csv
 	rm -f results/hz.csv.tmp
 	./mpsim sweep --hz=100,250,300,1000 --selector=hst --clock=jiffies,jiffies-aligned,ktime \
@@ -378,10 +434,10 @@ plots:
 	@command -v gnuplot >/dev/null 2>&1 || { \
 	    echo "make plots needs gnuplot: apt-get install gnuplot-nox" >&2; \
 	    exit 1; }
-	@grep -v '^#' plots/figures | while read -r name gp in; do \
+	@grep -v '^#' plots/figures | while read -r name gp in arg; do \
 		for ext in png svg; do \
-			echo "gnuplot -c plots/$$gp.gp results/$$in plots/$$name.$$ext"; \
-			gnuplot -c plots/$$gp.gp results/$$in plots/$$name.$$ext || exit 1; \
+			echo "gnuplot -c plots/$$gp.gp results/$$in plots/$$name.$$ext $$arg"; \
+			gnuplot -c plots/$$gp.gp results/$$in plots/$$name.$$ext $$arg || exit 1; \
 		done; \
 	done
 

@@ -222,10 +222,12 @@ void cli_warn_inert(int argc, char **argv, const struct scenario *sc)
 			 !sc->selector_source[0])
 			mpsim_warn("--clock%s%s changes nothing: %s does not "
 				   "read the bio start stamp (only "
-				   "historical-service-time does)",
+				   "historical-service-time does%s)",
 				   swept ? "" : "=",
 				   swept ? "" : start_clock_name(sc->clock),
-				   sc->selector);
+				   sc->selector, swept ? "; a sweep gives it "
+				   "clocks of its own with --selector=...,"
+				   "hst:clock=LIST" : "");
 	}
 	/* only io-affinity (or a kernel file, which might) asks which CPU
 	 * submits (workloads/cpus.c), and the CPU time of an I/O is

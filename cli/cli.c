@@ -14,6 +14,7 @@
 #include "input/suggest.h"
 #include "input/table.h"
 #include "sim/run.h"
+#include "lib/md-align.h"
 #include "lib/safe-file.h"
 #include "sim/trace.h"
 
@@ -155,23 +156,6 @@ static char *join_args(int argc, char **argv)
 		strcat(s, argv[i]);
 	}
 	return s;
-}
-
-/* An unknown --selector: the names and aliases, and the closest. */
-static int unknown_selector(const char *name, char *err)
-{
-	const char *best = NULL;
-	unsigned d = ~0U, i;
-
-	for (i = 0; i < ps_nr_types; i++) {
-		suggest_try(name, ps_types[i]->name, &best, &d);
-		suggest_try(name, ps_types[i]->alias, &best, &d);
-	}
-	if (best)
-		return input_error(err, "--selector: unknown selector '%.40s' "
-				   "(did you mean %s?)", name, best);
-	return input_error(err, "--selector: unknown selector '%.40s' (see: "
-			   "mpsim list selectors)", name);
 }
 
 int cli_parse_run(int argc, char **argv, struct run_opts *o,
@@ -320,7 +304,7 @@ int cli_parse_run(int argc, char **argv, struct run_opts *o,
 		return r;
 	t = ps_type_of(o->sc.selector, o->sc.selector_source, err);
 	if (!t)
-		return unknown_selector(o->sc.selector, err);
+		return selector_unknown(NULL, "selector", o->sc.selector, err);
 	/* a kernel file reads the clock it names (selectors/ksource.h) */
 	if ((t->features & PS_READS_CLOCKS) && o->sc.select_sched_clock)
 		mpsim_warn("select_clock=sched_clock does not apply to %s, "
@@ -353,6 +337,15 @@ int cli_emit(char *buf, size_t len)
 {
 	int rc = EXIT_OK;
 
+	/* on a terminal, a table's columns line up (padded, still
+	 * Markdown); a file or a pipe gets the text as it is, byte for
+	 * byte the same for the same options */
+	if (isatty(STDOUT_FILENO)) {
+		char *a = md_align(buf, len, &len);
+
+		free(buf);
+		buf = a;
+	}
 	if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
 		perror("mpsim: writing output");
 		rc = EXIT_FAILED;
@@ -769,6 +762,21 @@ int cmd_list(int argc, char **argv)
 		}
 		return EXIT_OK;
 	}
-	mpsim_error("list: say 'selectors', 'scenarios' or 'options'");
+	/* the paths of a scenario, as its options resolve them (bash
+	 * completion offers them after --path.) */
+	if (argc >= 2 && !strcmp(argv[1], "paths")) {
+		struct run_opts o;
+		char err[ERR_MAX];
+
+		if (cli_parse_run(argc - 1, argv + 1, &o, NULL, err)) {
+			mpsim_error("list paths: %s", err);
+			return EXIT_BAD_INPUT;
+		}
+		for (i = 0; i < o.sc.nr_paths; i++)
+			printf("%s\n", o.sc.paths[i].name);
+		cli_free_run(&o);
+		return EXIT_OK;
+	}
+	mpsim_error("list: say 'selectors', 'scenarios', 'paths' or 'options'");
 	return EXIT_BAD_INPUT;
 }

@@ -23,7 +23,7 @@ void cli_usage(FILE *f)
 "  sweep       runs over lists and ranges of option values, with\n"
 "              replications and confidence intervals\n"
 "  merge       join the per-point files of a sweep run elsewhere\n"
-"  list        selectors | scenarios | options: what is built in\n"
+"  list        selectors | scenarios | paths | options: what is built in\n"
 "  bench       simulated I/Os per CPU second, per selector, beside a floor\n"
 "  timers      the kernel timer-wheel catch-up experiment\n"
 "  published   the 2022 HST table beside mpsim's (--sensitivity)\n"
@@ -96,17 +96,20 @@ void help_sweep(FILE *f)
 "Runs every combination of the listed values (the last option varies\n"
 "fastest), each --reps times, and writes per point and path the mean and\n"
 "the 95% confidence half-width (Student's t) of share, bytes_share, busy,\n"
-"latency (mean, p99) and IOPS.  Every option of a run (mpsim run --help)\n"
-"takes a LIST: a,b,c, or a range of whole numbers: A..B (step 1), A..B+S,\n"
-"A..B*F (1..128*2, 4k..64k*2).  A value that holds a comma is written\n"
-"with \\, (lognormal:400us\\,1.5); \\\\ is a backslash.  Rerunning the same\n"
+"latency (mean, p50, p99, p99.9) and IOPS.  Every option of a run (mpsim\n"
+"run --help) takes a LIST: a,b,c, or a range of whole numbers: A..B (step\n"
+"1), A..B+S, A..B*F (1..128*2, 4k..64k*2).  A value that holds a comma is\n"
+"written with \\, (lognormal:400us\\,1.5); \\\\ is a backslash.  A\n"
+"selector takes lists of its own,\n"
+"--selector=st,hst:clock=jiffies,ktime[:KEY=LIST...]: the others run\n"
+"without them, so no point runs twice.  Rerunning the same\n"
 "command finishes an interrupted sweep; an --output of another sweep is\n"
 "refused.  A --slurm script is submitted with sh SCRIPT --partition=P\n"
 "--time=T, and again after a failure, for what is missing.\n", f);
 	ref_options(f, CMD_SWEEP, REF_OWN);
 	fputs("\n"
 "examples:\n"
-"  mpsim sweep --iodepth='1..128*2' --selector=st,hst --clock=jiffies,ktime \\\n"
+"  mpsim sweep --iodepth='1..128*2' --selector=st,hst:clock=jiffies,ktime \\\n"
 "        --reps=10 --output=depth.csv\n"
 "  mpsim sweep --path.sdj.service='exp:1ms,lognormal:1ms\\,1.5' --reps=5\n"
 "\n"
@@ -135,10 +138,12 @@ void help_merge(FILE *f)
 void help_list(FILE *f)
 {
 	fputs(
-"usage: mpsim list selectors|scenarios|options\n"
+"usage: mpsim list selectors|scenarios|paths|options\n"
 "\n"
 "  selectors   each path selector: name, alias, the kernel file it mirrors\n"
 "  scenarios   each built-in scenario, with one line on what it is\n"
+"  paths       the paths of the scenario the options give (--scenario=,\n"
+"              --job=, ...), one name a line\n"
 "  options     every option, one line of help each, by command\n"
 "              (--format=man: the man page's OPTIONS section; --format=walk:\n"
 "              for the option walk, each option, a value that changes the\n"
@@ -146,7 +151,8 @@ void help_list(FILE *f)
 "\n"
 "examples:\n"
 "  mpsim list selectors\n"
-"  mpsim list scenarios\n", f);
+"  mpsim list scenarios\n"
+"  mpsim list paths --scenario=alua-failover\n", f);
 }
 
 void help_bench(FILE *f)

@@ -9,7 +9,9 @@
 
 #include "workloads/fio.h"
 #include "lib/ini.h"
+#include "selectors/selector.h"
 #include "scenario-int.h"
+#include "suggest.h"
 
 enum section {
 	IN_NONE,
@@ -32,6 +34,12 @@ struct parser {
 	bool fio;			/* a fio job file (--job): jobs only */
 	char where[ERR_MAX];		/* "FILE:LINE" of the line */
 	const char *file;		/* FILE of where */
+	char job_at[ERR_MAX];		/* "FILE:LINE" of the job section's
+					   header */
+	char job_guess[64];		/* the section it looks mistyped
+					   for ("path sdd"), or "" */
+	char sel_at[ERR_MAX];		/* "FILE:LINE" of selector =, or "" */
+	char sel[NAME_MAX_LEN];		/* the selector it gave */
 };
 
 static bool path_name_ok(const char *s)
@@ -94,6 +102,48 @@ static bool job_name_taken(const struct scenario *sc, const char *name,
 	return false;
 }
 
+/* Whether key is one of fio's options (mpsim's reader knows it). */
+static bool fio_known(const char *key)
+{
+	const char *a, *h, *w, *x, *n;
+	unsigned i;
+
+	for (i = 0; (n = fio_option_doc(i, &a, &h, &w, &x)); i++)
+		if (!strcmp(n, key))
+			return true;
+	return false;
+}
+
+/*
+ * A section mpsim does not know is a fio job.  One whose name is a typo
+ * of a known section ([pth sdd], [mulitpath]) is remembered with the
+ * section it was likely meant to be: the first option that a job does
+ * not take is then reported at the header, as that typo.
+ */
+static void guess_section(struct parser *ps, const char *name)
+{
+	static const char *const known[] = { "multipath", "global" };
+	const char *best = NULL, *rest = name + strcspn(name, " \t");
+	unsigned d = ~0U;
+	char first[64];
+
+	snprintf(ps->job_at, sizeof(ps->job_at), "%s", ps->where);
+	ps->job_guess[0] = '\0';
+	if (ps->fio)
+		return;
+	snprintf(first, sizeof(first), "%.*s", (int)(rest - name), name);
+	while (isspace((unsigned char)*rest))
+		rest++;
+	if (*rest) {
+		suggest_try(first, "path", &best, &d);
+		if (best)
+			snprintf(ps->job_guess, sizeof(ps->job_guess),
+				 "path %.50s", rest);
+	} else if ((best = suggest_word(name, known, ARRAY_SIZE(known)))) {
+		snprintf(ps->job_guess, sizeof(ps->job_guess), "%s", best);
+	}
+}
+
 static int on_section(struct parser *ps, const char *name, unsigned line,
 		      char *err)
 {
@@ -128,6 +178,7 @@ static int on_section(struct parser *ps, const char *name, unsigned line,
 	r = check_job_name(name, err);
 	if (r)
 		return r;
+	guess_section(ps, name);
 	/* every section is a clone at least: refused as it is reached,
 	 * before the name checks make the parse quadratic */
 	if (ps->sc->nr_jobs == MAX_CLONES)
@@ -170,6 +221,28 @@ static int on_option(struct parser *ps, const char *key, const char *value,
 		if (r != -ENOENT)
 			return r;
 	}
+	/* a job that was a typo of another section's header: said there */
+	if (ps->in == IN_JOB && ps->job_guess[0] &&
+	    (!o || o->sect != SEC_JOB)) {
+		input_error(err, "%s: [%s] is no section mpsim knows, so it "
+			    "was read as a fio job, which takes no " SHOW
+			    " (did you mean [%s]?)", ps->job_at,
+			    sc->jobs[sc->nr_jobs - 1].name, key, ps->job_guess);
+		return -EALREADY;
+	}
+	if (!o && !value && strchr(key, ':')) {
+		/* "service: exp:100us": a YAML habit, or a typo of '=' */
+		char head[64];
+
+		snprintf(head, sizeof(head), "%.*s", (int)strcspn(key, ":"), key);
+		if (find_option(str_trim(head), OPT_CLI) || fio_known(head))
+			return input_error(err, "unknown option '" SHOW "' "
+					   "(options are KEY = VALUE: did you "
+					   "mean '%s = %.80s'?)", key, head,
+					   key + strcspn(key, ":") + 1 +
+					   strspn(key + strcspn(key, ":") + 1,
+						  " \t"));
+	}
 	if (!o) {
 		const char *m = suggest_option(key);
 
@@ -203,6 +276,10 @@ static int on_option(struct parser *ps, const char *key, const char *value,
 
 	if (o->set == set_service)
 		ps->has_service[sc->nr_paths - 1] = true;
+	if (o->set == set_selector) {
+		snprintf(ps->sel_at, sizeof(ps->sel_at), "%s", ps->where);
+		snprintf(ps->sel, sizeof(ps->sel), "%s", sc->selector);
+	}
 	if (o->set == set_fail || o->set == set_reinstate ||
 	    o->set == set_message)
 		sc->events[sc->nr_events - 1].line = ps->line;
@@ -290,6 +367,13 @@ static int parse(struct scenario *sc, const char *text, const char *origin,
 	r = check_events(sc, err);
 	if (r)
 		goto out_fail;
+	/* the file's selector, where the file names it (a kernel file's
+	 * selector_source sets its own name, a table its groups') */
+	if (ps.sel_at[0] && !sc->selector_source[0] && !sc->table &&
+	    !strcmp(sc->selector, ps.sel) && !ps_find(sc->selector)) {
+		r = selector_unknown(ps.sel_at, "selector", sc->selector, err);
+		goto out_fail;
+	}
 	if (!sc->nr_jobs && fio) {
 		r = input_error(err, "%s: no job section (fio would run "
 				"nothing)", origin);

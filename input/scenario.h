@@ -89,6 +89,11 @@ int scenario_set(struct scenario *sc, const char *key, const char *value,
  */
 int scenario_validate(const struct scenario *sc, char *err);
 
+/* An unknown selector, said where it was given ("--selector", or
+ * "FILE:LINE: selector") with the closest name or alias: -EINVAL. */
+int selector_unknown(const char *where, const char *key, const char *name,
+		     char *err);
+
 
 /*
  * ---- values, shared with the command line ----

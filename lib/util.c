@@ -254,6 +254,16 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+char *xstrndup(const char *s, size_t n)
+{
+	char *d;
+
+	n = strnlen(s, n);
+	d = memcpy(xmalloc(n + 1), s, n);
+	d[n] = '\0';
+	return d;
+}
+
 char *str_trim(char *s)
 {
 	char *end;

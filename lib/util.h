@@ -75,6 +75,8 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* The first n bytes of s (fewer at its end), as a string. */
+char *xstrndup(const char *s, size_t n);
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

@@ -23,7 +23,12 @@ call here(ARG0, strlen(ARG0))."/mpsim.gpi" ARG1 ARG2
 eval check("selector clock path ddir lat_lo_us lat_hi_us count cdf", \
 	"a latency histogram file (mpsim --lat_hist)", "selector clock path ddir lat_lo_us")
 
+# Pairs whose every histogram is another's (queue-length and
+# service-time often) are both drawn, the dashed one over the solid one,
+# which is drawn wider so that it shows on both sides, and the legend
+# says they coincide.
 plist = pairs(ARG1, "ddir=all", "path lat_lo_us count")
+tlist = twins(ARG1, "ddir=all", "path lat_lo_us count")
 n = words(plist)
 # The panels, "path:direction": the total first, then the paths in file
 # order, all directions together or, when the file splits them, each.
@@ -87,9 +92,10 @@ do for [i = 1:np] {
 	set title (pname(i) eq "total" ? "total (the multipath device)" : "path ".pname(i)). \
 		(pdir(i) eq "all" ? "" : ", ".pdir(i)."s")
 	plot for [k in ks] C(k + 0, i) \
-		using 1:2 with steps lw 1.6 lc rgb pcolour(word(plist, k + 0)) \
+		using 1:2 with steps lw (twinned(tlist, k + 0) ? 4 : 1.6) \
+		lc rgb pcolour(word(plist, k + 0)) \
 		dt sdash(psel(word(plist, k + 0))) \
-		title plabel(word(plist, k + 0))
+		title plabel(word(plist, k + 0)).tnote(plist, word(tlist, k + 0) + 0)
 	unset key
 }
 unset multiplot

@@ -1,7 +1,9 @@
 # latency-vs-depth.gp: the multipath device's I/O latency versus the queue
 # depth, mean (left panel) and 99th percentile (right panel), a line per
 # (selector, clock) pair found in a sweep, with 95% confidence-interval
-# bars.  Both axes are logarithmic (x in powers of 2).
+# bars.  Both axes are logarithmic (x in powers of 2).  The pairs' points
+# are set a twentieth of an octave apart, so that curves that coincide
+# stay visible side by side; the legend names those that coincide.
 #
 # Input: a sweep CSV, `./mpsim sweep --iodepth=1,2,...,128 --reps=R
 # --output=FILE` (results/depth.csv): a "# mpsim ..." line, then a header
@@ -24,9 +26,12 @@ eval check("selector clock iodepth path lat_mean_us_mean lat_mean_us_ci95 lat_p9
 	"a sweep over iodepth", "selector clock iodepth path")
 
 # One line per (selector, clock) pair; clocks that give a selector the
-# same latencies share a line.
-plist = pairs(ARG1, "path=total", \
-	"iodepth lat_mean_us_mean lat_mean_us_ci95 lat_p99_us_mean lat_p99_us_ci95")
+# same latencies share a line.  Two selectors with the same latencies at
+# every depth (queue-length and service-time often) are both drawn, a
+# little apart, and the legend says they coincide.
+LATCOLS = "iodepth lat_mean_us_mean lat_mean_us_ci95 lat_p99_us_mean lat_p99_us_ci95"
+plist = pairs(ARG1, "path=total", LATCOLS)
+tlist = twins(ARG1, "path=total", LATCOLS)
 n = words(plist)
 where(p) = "path=total&selector=".psel(p)."&clock=".pclock(p)
 
@@ -71,15 +76,15 @@ D(k) = sprintf("$D%d", k)
 set title "mean latency"
 set ylabel "mean latency (µs)"
 plot for [k = 1:n] D(k) \
-	using 1:2:3 with yerrorlines lw 1.5 lc rgb pcolour(word(plist, k)) \
+	using ($1 * dodge(k, n)):2:3 with yerrorlines lw 1.5 lc rgb pcolour(word(plist, k)) \
 	dt sdash(psel(word(plist, k))) pt spoint(psel(word(plist, k))) \
-	title ptitle(word(plist, k))
+	title ptitle(word(plist, k)).tnote(plist, word(tlist, k) + 0)
 
 unset key
 set title "99th percentile latency"
 set ylabel "p99 latency (µs)"
 plot for [k = 1:n] D(k) \
-	using 1:4:5 with yerrorlines lw 1.5 lc rgb pcolour(word(plist, k)) \
+	using ($1 * dodge(k, n)):4:5 with yerrorlines lw 1.5 lc rgb pcolour(word(plist, k)) \
 	dt sdash(psel(word(plist, k))) pt spoint(psel(word(plist, k))) \
 	notitle
 unset multiplot

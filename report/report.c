@@ -188,12 +188,15 @@ static void header_line(FILE *f, const char *lead,
 	char sel[256];
 
 	table_selectors(sc, sel, sizeof(sel));
+	/* the uptime decides where the jiffies epoch lies against ktime,
+	 * and with it what historical-service-time's jiffies stamp does */
 	fprintf(f, "%smpsim %s: scenario %s, selector %s%s%s, clock %s, "
-		"mode %s, HZ %u, %sseed %llu%s%s\n", lead, MPSIM_VERSION,
-		pv->scenario, sel,
+		"mode %s, HZ %u, uptime %.9g s, %sseed %llu%s%s\n", lead,
+		MPSIM_VERSION, pv->scenario, sel,
 		sc->selector_source[0] ? " from " : "", sc->selector_source,
 		start_clock_name(sc->clock), mode_name(sc->mode),
-		sc->hz, sc->select_sched_clock ? "select_clock sched_clock, " : "",
+		sc->hz, (double)sc->uptime / 1e9,
+		sc->select_sched_clock ? "select_clock sched_clock, " : "",
 		(unsigned long long)pv->seed,
 		pv->options && *pv->options ? ", options: " : "",
 		pv->options ? pv->options : "");

@@ -1,13 +1,15 @@
 /*
  * sweep-grammar.c: the values a sweep option takes: comma lists (with
  * \, for a comma inside a value) and ranges of whole numbers (A..B,
- * A..B+S, A..B*F), expanded into items.
+ * A..B+S, A..B*F), expanded into items; and --selector's items, which
+ * may give a selector lists of its own (hst:clock=jiffies,ktime).
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "selectors/selector.h"
 #include "sweep.h"
 
 /* The run options whose values are numbers, so that ".." is a range. */
@@ -242,4 +244,193 @@ fail:
 	sweep_values_free(*items, n);
 	*items = NULL;
 	return r;
+}
+
+/* ---- --selector's items and their own lists ---- */
+
+/* The items of a comma list as written, escapes kept (so that a list cut
+ * from them reads as it was given), into *raw; returns the count. */
+static unsigned raw_items(const char *value, char ***raw)
+{
+	const char *s = value, *start = value;
+	unsigned n = 0;
+
+	*raw = NULL;
+	for (;; s++) {
+		if (*s == '\\' && (s[1] == ',' || s[1] == '\\')) {
+			s++;
+			continue;
+		}
+		if (*s && *s != ',')
+			continue;
+		push(raw, &n, xstrndup(start, (size_t)(s - start)));
+		if (!*s)
+			return n;
+		start = s + 1;
+	}
+}
+
+/* Does s start with KEY= (an option name, then "=")?  Returns the
+ * length of KEY, or 0. */
+static size_t key_at(const char *s)
+{
+	size_t n = 0;
+
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	while (isalnum((unsigned char)s[n]) || strchr("_.-", s[n]))
+		n++;
+	return s[n] == '=' ? n : 0;
+}
+
+/* Where the selector's name in item ends: at a ":" that a KEY= follows,
+ * or at the end. */
+static size_t name_len(const char *item)
+{
+	const char *c;
+
+	for (c = strchr(item, ':'); c; c = strchr(c + 1, ':'))
+		if (key_at(c + 1))
+			return (size_t)(c - item);
+	return strlen(item);
+}
+
+static void axes_free(struct sweep_axis *a, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		free(a[i].key);
+		free(a[i].list);
+	}
+	free(a);
+}
+
+/* The selector s's lists from rest, "KEY=LIST[:KEY=LIST...]" (rest is
+ * what follows "NAME:"), appended to *a. */
+static int add_axes(const char *item, const char *rest, unsigned s,
+		    struct sweep_axis **a, unsigned *n, char *err)
+{
+	const char *p = rest, *end;
+	size_t kl;
+	unsigned i;
+
+	while (*p) {
+		kl = key_at(p);
+		if (!kl)
+			return input_error(err, "--selector: '%s': a selector's "
+					   "own values are NAME:KEY=LIST, as in "
+					   "hst:clock=jiffies,ktime", item);
+		for (end = strchr(p + kl + 1, ':'); end && !key_at(end + 1);
+		     end = strchr(end + 1, ':'))
+			;
+		if (!end)
+			end = p + strlen(p);
+		for (i = 0; i < *n; i++)
+			if ((*a)[i].sel == s && strlen((*a)[i].key) == kl &&
+			    !strncmp((*a)[i].key, p, kl))
+				return input_error(err, "--selector: '%s' gives "
+						   "%.*s twice", item, (int)kl, p);
+		if (end == p + kl + 1)
+			return input_error(err, "--selector: '%s': no values "
+					   "for %.*s", item, (int)kl, p);
+		*a = xrealloc(*a, (*n + 1) * sizeof(**a));
+		(*a)[*n].sel = s;
+		(*a)[*n].key = xstrndup(p, kl);
+		(*a)[*n].list = xstrndup(p + kl + 1, (size_t)(end - p - kl - 1));
+		(*n)++;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+int sweep_selector_values(const char *value, char ***names,
+			  struct sweep_axis **axes, unsigned *nr_axes,
+			  char *err)
+{
+	char **raw, *name, *last = NULL;
+	unsigned nr, i, j, n = 0;
+	size_t nl;
+	int r = 0;
+
+	*names = NULL;
+	*axes = NULL;
+	*nr_axes = 0;
+	if (!value || !*value)
+		return input_error(err, "--selector: needs a selector");
+	nr = raw_items(value, &raw);
+	for (i = 0; i < nr && !r; i++) {
+		nl = name_len(raw[i]);
+		name = xstrndup(raw[i], nl);
+		/* a list runs on over the commas, up to the next selector;
+		 * ":KEY=" starts the same selector's next list */
+		if (last && !ps_find(name)) {
+			size_t ll = strlen(last);
+
+			last = xrealloc(last, ll + nl + 2);
+			last[ll] = ',';
+			memcpy(last + ll + 1, raw[i], nl);
+			last[ll + 1 + nl] = '\0';
+			(*axes)[*nr_axes - 1].list = last;
+			free(name);
+			if (raw[i][nl]) {
+				r = add_axes(raw[i], raw[i] + nl + 1,
+					     (*axes)[*nr_axes - 1].sel, axes,
+					     nr_axes, err);
+				if (!r)
+					last = (*axes)[*nr_axes - 1].list;
+			}
+			continue;
+		}
+		if (strchr(name, ':') && !ps_find(name)) {
+			char *head = xstrndup(name, strcspn(name, ":"));
+
+			if (ps_find(head))
+				r = input_error(err, "--selector: '%s': a "
+						"selector's own values are "
+						"NAME:KEY=LIST, as in "
+						"hst:clock=jiffies,ktime", raw[i]);
+			free(head);
+			if (r) {
+				free(name);
+				break;
+			}
+		}
+		if (!*name) {
+			r = input_error(err, "--selector: empty item in list '%s'",
+					value);
+			free(name);
+			break;
+		}
+		for (j = 0; j < n; j++)
+			if (!strcmp((*names)[j], name) ||
+			    (ps_find(name) && ps_find(name) == ps_find((*names)[j])))
+				break;
+		if (j < n) {
+			r = input_error(err, "--selector: %s given twice (%s "
+					"and %s): a selector's values go in one "
+					"item, %s:KEY=LIST", name, (*names)[j],
+					name, name);
+			free(name);
+			break;
+		}
+		push(names, &n, name);
+		last = NULL;
+		if (raw[i][nl]) {
+			r = add_axes(raw[i], raw[i] + nl + 1, n - 1, axes,
+				     nr_axes, err);
+			if (!r)
+				last = (*axes)[*nr_axes - 1].list;
+		}
+	}
+	sweep_values_free(raw, nr);
+	if (r) {
+		sweep_values_free(*names, n);
+		axes_free(*axes, *nr_axes);
+		*names = NULL;
+		*axes = NULL;
+		*nr_axes = 0;
+		return r;
+	}
+	return (int)n;
 }

@@ -12,6 +12,8 @@
 #include "sim/rng.h"
 #include "sweep.h"
 
+char sweep_unset[] = "";
+
 /* "--key=value", or "--key" for a bare flag (value NULL). */
 char *sweep_option_word(const char *key, const char *value)
 {
@@ -31,8 +33,10 @@ uint64_t sweep_rep_seed(uint64_t seed, unsigned r)
 }
 
 /* Is the selector happy with the scenario's arguments?  run_scenario()
- * would find out only when the point runs. */
-static int check_selector(const struct scenario *sc, char *err)
+ * would find out only when the point runs.  A refused path argument is
+ * said with what the selector wants of it and, in a sweep of several
+ * selectors (several), how to give each its own. */
+static int check_selector(const struct scenario *sc, bool several, char *err)
 {
 	const struct ps_type *t;
 	struct path_selector ps;
@@ -59,8 +63,30 @@ static int check_selector(const struct scenario *sc, char *err)
 		paths[i].index = i;
 		r = ps_add_path(&ps, &paths[i], sc->paths[i].path_args, err);
 		if (r) {
+			const char *name = sc->paths[i].name;
+			bool none = !sc->paths[i].path_args[strspn(
+					sc->paths[i].path_args, " ")];
+
 			snprintf(why, sizeof(why), "%s", err);
-			input_error(err, "path %s: %s", sc->paths[i].name, why);
+			if (none && !strcmp(t->name, "io-affinity"))
+				input_error(err, "path %s: %s (io-affinity wants "
+					    "a hex CPU mask per path%s%s%s)",
+					    name, why, several ? "; one "
+					    "path_args cannot serve the other "
+					    "selectors: --selector=...,ioa:"
+					    "path." : ": --path.", name,
+					    several ? ".path_args=MASK:..." :
+					    ".path_args=MASK for each");
+			else if (several && !none)
+				input_error(err, "path %s: %s (path_args '%s' "
+					    "goes to every selector of the "
+					    "sweep; give one its own: "
+					    "--selector=...,%s:path.%s."
+					    "path_args=ARGS)", name, why,
+					    sc->paths[i].path_args, t->name,
+					    name);
+			else
+				input_error(err, "path %s: %s", name, why);
 			break;
 		}
 		pp[n++] = &paths[i];
@@ -72,11 +98,14 @@ static int check_selector(const struct scenario *sc, char *err)
 }
 
 /* Point k is a number in mixed radix, one digit per option, the last
- * option's digit the least significant. */
+ * option's digit the least significant (or, when selectors have lists
+ * of their own, the k-th of the numbers their lists take). */
 const char *sweep_point_value(const struct sweep *sw, unsigned i, uint64_t k)
 {
 	unsigned j;
 
+	if (sw->combo)
+		k = sw->combo[k];
 	for (j = sw->nr_opt - 1; j > i; j--)
 		k /= sw->opt[j].nr_vals;
 	return sw->opt[i].vals[k % sw->opt[i].nr_vals];
@@ -94,17 +123,21 @@ int sweep_point_opts(const struct sweep *sw, uint64_t k, struct run_opts *o,
 	unsigned i;
 	int r;
 
+	unsigned n = 1;
+
 	argv[0] = xstrdup("sweep");
 	for (i = 0; i < sw->nr_opt; i++)
-		argv[i + 1] = point_word(sw, i, k);
-	r = cli_parse_run((int)sw->nr_opt + 1, argv, o, NULL, err);
+		if (sweep_point_value(sw, i, k) != sweep_unset)
+			argv[n++] = point_word(sw, i, k);
+	r = cli_parse_run((int)n, argv, o, NULL, err);
 	if (!r)
-		r = check_selector(&o->sc, err);
+		r = check_selector(&o->sc, sw->sel_opt >= 0 &&
+				   sw->opt[sw->sel_opt].nr_vals > 1, err);
 	if (!r)
-		cli_warn_inert((int)sw->nr_opt + 1, argv, &o->sc);
+		cli_warn_inert((int)n, argv, &o->sc);
 	if (r)
 		cli_free_run(o);
-	for (i = 0; i <= sw->nr_opt; i++)
+	for (i = 0; i < n; i++)
 		free(argv[i]);
 	free(argv);
 	return r;
@@ -120,7 +153,8 @@ void sweep_point_desc(const struct sweep *sw, uint64_t k, char *buf,
 	for (i = 0; i < sw->nr_opt; i++) {
 		char *w;
 
-		if (sw->opt[i].nr_vals < 2)
+		if (sw->opt[i].nr_vals < 2 ||
+		    sweep_point_value(sw, i, k) == sweep_unset)
 			continue;
 		w = point_word(sw, i, k);
 		if (len)

@@ -23,9 +23,11 @@ static const char *const lead_keys[] = {
 
 enum tail_col {
 	T_BEST, T_SHARE, T_SHARE_CI, T_BYTES, T_BYTES_CI, T_BUSY, T_BUSY_CI,
-	T_LAT, T_LAT_CI, T_P99, T_P99_CI, T_IOPS, T_IOPS_CI,
+	T_LAT, T_LAT_CI, T_P50, T_P50_CI, T_P99, T_P99_CI, T_P999, T_P999_CI,
+	T_IOPS, T_IOPS_CI,
 	T_DIR,			/* then per direction (enum fio_ddir): */
-	T_DIR_IOPS = 0, T_DIR_LAT = 2, T_DIR_P99 = 4, T_PER_DIR = 6,
+	T_DIR_IOPS = 0, T_DIR_LAT = 2, T_DIR_P50 = 4, T_DIR_P99 = 6,
+	T_DIR_P999 = 8, T_PER_DIR = 10,
 	/* then the run's counts: ios, bw_bytes and errors per path and in
 	 * total; failed and no_path of the total alone (as in a run) */
 	T_COUNTS = T_DIR + DDIR_NR * T_PER_DIR,
@@ -37,20 +39,28 @@ enum tail_col {
 static const char *const tail_keys[NR_TAIL] = {
 	"best", "share_mean", "share_ci95", "bytes_share_mean",
 	"bytes_share_ci95", "busy_mean", "busy_ci95", "lat_mean_us_mean",
-	"lat_mean_us_ci95", "lat_p99_us_mean", "lat_p99_us_ci95", "iops_mean",
-	"iops_ci95",
-	"read_iops_mean", "read_iops_ci95", "read_lat_mean_us_mean",
-	"read_lat_mean_us_ci95", "read_lat_p99_us_mean", "read_lat_p99_us_ci95",
-	"write_iops_mean", "write_iops_ci95", "write_lat_mean_us_mean",
-	"write_lat_mean_us_ci95", "write_lat_p99_us_mean",
-	"write_lat_p99_us_ci95",
-	"trim_iops_mean", "trim_iops_ci95", "trim_lat_mean_us_mean",
-	"trim_lat_mean_us_ci95", "trim_lat_p99_us_mean", "trim_lat_p99_us_ci95",
-	"sync_iops_mean", "sync_iops_ci95", "sync_lat_mean_us_mean",
-	"sync_lat_mean_us_ci95", "sync_lat_p99_us_mean", "sync_lat_p99_us_ci95",
-	"ios_mean", "ios_ci95", "bw_bytes_mean", "bw_bytes_ci95",
-	"errors_mean", "errors_ci95", "failed_mean", "failed_ci95",
-	"no_path_mean", "no_path_ci95",
+	"lat_mean_us_ci95", "lat_p50_us_mean", "lat_p50_us_ci95",
+	"lat_p99_us_mean", "lat_p99_us_ci95", "lat_p999_us_mean",
+	"lat_p999_us_ci95", "iops_mean", "iops_ci95", "read_iops_mean",
+	"read_iops_ci95", "read_lat_mean_us_mean", "read_lat_mean_us_ci95",
+	"read_lat_p50_us_mean", "read_lat_p50_us_ci95",
+	"read_lat_p99_us_mean", "read_lat_p99_us_ci95",
+	"read_lat_p999_us_mean", "read_lat_p999_us_ci95", "write_iops_mean",
+	"write_iops_ci95", "write_lat_mean_us_mean", "write_lat_mean_us_ci95",
+	"write_lat_p50_us_mean", "write_lat_p50_us_ci95",
+	"write_lat_p99_us_mean", "write_lat_p99_us_ci95",
+	"write_lat_p999_us_mean", "write_lat_p999_us_ci95", "trim_iops_mean",
+	"trim_iops_ci95", "trim_lat_mean_us_mean", "trim_lat_mean_us_ci95",
+	"trim_lat_p50_us_mean", "trim_lat_p50_us_ci95",
+	"trim_lat_p99_us_mean", "trim_lat_p99_us_ci95",
+	"trim_lat_p999_us_mean", "trim_lat_p999_us_ci95", "sync_iops_mean",
+	"sync_iops_ci95", "sync_lat_mean_us_mean", "sync_lat_mean_us_ci95",
+	"sync_lat_p50_us_mean", "sync_lat_p50_us_ci95",
+	"sync_lat_p99_us_mean", "sync_lat_p99_us_ci95",
+	"sync_lat_p999_us_mean", "sync_lat_p999_us_ci95", "ios_mean",
+	"ios_ci95", "bw_bytes_mean", "bw_bytes_ci95", "errors_mean",
+	"errors_ci95", "failed_mean", "failed_ci95", "no_path_mean",
+	"no_path_ci95",
 };
 
 /* ---- writing ---- */
@@ -238,20 +248,25 @@ char *sweep_row_prefix(const struct sweep *sw, uint64_t k,
 	else
 		str_field(f, fmt, "bs", NULL, true);
 	str_field(f, fmt, "rw", rw_name(j->rw), true);
-	/* the value of every other swept option at k, as given */
+	/* the value of every other swept option at k, as given (empty, or
+	 * null, where the point does not give it) */
 	for (i = 0; i < sw->nr_opt; i++)
-		if (sw->opt[i].column)
+		if (sw->opt[i].column) {
+			const char *v = sweep_point_value(sw, i, k);
+
 			str_field(f, fmt, sw->opt[i].key,
-				  sweep_point_value(sw, i, k), true);
+				  v == sweep_unset ? NULL : v, true);
+		}
 	key(f, fmt, "path", true);
 	return memstream_done(f, &buf);
 }
 
 /* The measures kept per replication, per path and for the total; then
- * iops, latency and p99 per direction. */
+ * iops, latency and its percentiles per direction. */
 enum measure {
-	M_SHARE, M_BYTES, M_BUSY, M_LAT, M_P99, M_IOPS,
-	M_DIR, M_DIR_IOPS = 0, M_DIR_LAT = 1, M_DIR_P99 = 2, M_PER_DIR = 3,
+	M_SHARE, M_BYTES, M_BUSY, M_LAT, M_P50, M_P99, M_P999, M_IOPS,
+	M_DIR, M_DIR_IOPS = 0, M_DIR_LAT = 1, M_DIR_P50 = 2, M_DIR_P99 = 3,
+	M_DIR_P999 = 4, M_PER_DIR = 5,
 	M_IOS = M_DIR + DDIR_NR * M_PER_DIR, M_BW, M_ERRORS, M_FAILED,
 	M_NO_PATH,
 	NR_M,
@@ -273,13 +288,16 @@ static void sample(struct samples *s, unsigned row, enum measure m, double v)
 }
 
 /* A row's latency figures from h, when it had I/O (none otherwise:
- * no latency is not a latency of 0). */
+ * no latency is not a latency of 0): the mean at m, then p50, p99 and
+ * p99.9 (the run's percentiles: lat_quantile). */
 static void take_lat(struct samples *s, unsigned row, enum measure m,
-		     enum measure m99, const struct lat_hist *h)
+		     const struct lat_hist *h)
 {
 	if (h && h->count) {
 		sample(s, row, m, lat_mean(h) / 1e3);
-		sample(s, row, m99, lat_quantile(h, 0.99) / 1e3);
+		sample(s, row, m + 1, lat_quantile(h, 0.50) / 1e3);
+		sample(s, row, m + 2, lat_quantile(h, 0.99) / 1e3);
+		sample(s, row, m + 3, lat_quantile(h, 0.999) / 1e3);
 	}
 }
 
@@ -304,7 +322,7 @@ static void take(struct samples *s, const struct run_result *r)
 		sample(s, p, M_IOS, (double)ps->ios);
 		sample(s, p, M_BW, report_ratio(ps->bytes, r->window) * 1e9);
 		sample(s, p, M_ERRORS, (double)ps->errors);
-		take_lat(s, p, M_LAT, M_P99, &ps->lat);
+		take_lat(s, p, M_LAT, &ps->lat);
 		for (d = 0; d < DDIR_NR; d++) {
 			const struct ddir_stats *ds = ps->dir[d];
 			unsigned m = M_DIR + d * M_PER_DIR;
@@ -312,8 +330,7 @@ static void take(struct samples *s, const struct run_result *r)
 			if (p == r->nr_paths)
 				sample(s, p, m + M_DIR_IOPS, report_ratio(
 					ds ? ds->ios : 0, r->window) * 1e9);
-			take_lat(s, p, m + M_DIR_LAT, m + M_DIR_P99,
-				 ds ? &ds->lat : NULL);
+			take_lat(s, p, m + M_DIR_LAT, ds ? &ds->lat : NULL);
 		}
 	}
 }
@@ -374,7 +391,9 @@ static void write_block(FILE *f, const struct sweep *sw, uint64_t k,
 			put_empty(f, fmt, T_BEST, T_BUSY_CI);
 		}
 		put_ci(f, fmt, T_LAT, 3, s, p, M_LAT);
+		put_ci(f, fmt, T_P50, 3, s, p, M_P50);
 		put_ci(f, fmt, T_P99, 3, s, p, M_P99);
+		put_ci(f, fmt, T_P999, 3, s, p, M_P999);
 		if (p < nr)
 			put_empty(f, fmt, T_IOPS, T_IOPS_CI);
 		else
@@ -391,7 +410,9 @@ static void write_block(FILE *f, const struct sweep *sw, uint64_t k,
 				put_ci(f, fmt, t + T_DIR_IOPS, 3, s, p,
 				       m + M_DIR_IOPS);
 			put_ci(f, fmt, t + T_DIR_LAT, 3, s, p, m + M_DIR_LAT);
+			put_ci(f, fmt, t + T_DIR_P50, 3, s, p, m + M_DIR_P50);
 			put_ci(f, fmt, t + T_DIR_P99, 3, s, p, m + M_DIR_P99);
+			put_ci(f, fmt, t + T_DIR_P999, 3, s, p, m + M_DIR_P999);
 		}
 		put_ci(f, fmt, T_IOS, 3, s, p, M_IOS);
 		put_ci(f, fmt, T_BW, 1, s, p, M_BW);

@@ -96,26 +96,66 @@ static int parse_points(struct sweep *sw, const char *val, char *err)
 	return i < n ? -EINVAL : 0;
 }
 
+/* An option's name as the others spell it, for matching a selector's
+ * own option with the option given for all (--depth is --iodepth). */
+static const char *canon(const char *key)
+{
+	static const char *const alias[][2] = {
+		{ "depth", "iodepth" }, { "blocksize", "bs" },
+		{ "readwrite", "rw" }, { "timeout", "runtime" },
+		{ "selector-source", "selector_source" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(alias); i++)
+		if (!strcmp(key, alias[i][0]))
+			return alias[i][1];
+	return key;
+}
+
+/* The option named key (or an alias of it), or -1. */
+static int find_opt(const struct sweep *sw, const char *key)
+{
+	unsigned i;
+
+	for (i = 0; i < sw->nr_opt; i++)
+		if (!strcmp(canon(sw->opt[i].key), canon(key)))
+			return (int)i;
+	return -1;
+}
+
 /* A run option: its values become a dimension of the sweep. */
 static int add_run_opt(struct sweep *sw, const char *key, const char *val,
 		       char *err)
 {
 	struct sweep_opt *o;
+	struct sweep_axis *axes = NULL;
+	unsigned i, nr_axes = 0;
 	char **items;
-	unsigned i;
 	int n;
 
 	for (i = 0; i < sw->nr_opt; i++)
 		if (!strcmp(sw->opt[i].key, key))
 			return input_error(err, "--%s: given twice", key);
-	n = sweep_values(key, val, sweep_key_numeric(key), &items, err);
+	if (!strcmp(key, "selector"))
+		n = sweep_selector_values(val, &items, &axes, &nr_axes, err);
+	else
+		n = sweep_values(key, val, sweep_key_numeric(key), &items, err);
 	if (n < 0)
 		return n;
+	if (axes) {
+		sw->axis = axes;
+		sw->nr_axis = nr_axes;
+	}
+	if (!strcmp(key, "selector"))
+		sw->sel_opt = (int)sw->nr_opt;
 	sw->opt = xrealloc(sw->opt, (sw->nr_opt + 1) * sizeof(*sw->opt));
 	o = &sw->opt[sw->nr_opt++];
+	memset(o, 0, sizeof(*o));
 	o->key = xstrdup(key);
 	o->vals = items;
 	o->nr_vals = (unsigned)n;
+	o->nr_all = (unsigned)n;
 	o->column = n > 1 && !IN(key, fixed_keys);
 	if (sw->nr_points * (uint64_t)n > SWEEP_MAX_POINTS)
 		return input_error(err, "--%s: the sweep would have more than %d "
@@ -178,6 +218,142 @@ static int parse_option(struct sweep *sw, const char *name, const char *val,
 	return 0;
 }
 
+/* ---- the selectors' own lists ---- */
+
+/* The index of value v in o's values (NULL, a bare flag, matches NULL),
+ * or -1. */
+static int value_index(const struct sweep_opt *o, const char *v)
+{
+	unsigned i;
+
+	for (i = 0; i < o->nr_vals; i++)
+		if (o->vals[i] != sweep_unset &&
+		    (v && o->vals[i] ? !strcmp(o->vals[i], v) : v == o->vals[i]))
+			return (int)i;
+	return -1;
+}
+
+/* Point c of the full product: does each selector's own list take the
+ * value it gives? */
+static bool combo_taken(const struct sweep *sw, uint64_t c)
+{
+	unsigned dig[64], i, s;
+
+	for (i = sw->nr_opt; i-- > 0; ) {
+		dig[i] = (unsigned)(c % sw->opt[i].nr_vals);
+		c /= sw->opt[i].nr_vals;
+	}
+	s = dig[sw->sel_opt];
+	for (i = 0; i < sw->nr_opt; i++)
+		if (sw->opt[i].own &&
+		    !sw->opt[i].own[s * sw->opt[i].nr_vals + dig[i]])
+			return false;
+	return true;
+}
+
+/*
+ * Give each selector its own lists (--selector=st,hst:clock=jiffies,ktime):
+ * an option a selector lists is given to the others as the command line
+ * gives it, or not at all (sweep_unset) when only selectors list it (it
+ * then varies right after --selector); its values are those for all and
+ * every selector's own, and a point is a combination whose selector takes
+ * each of its values.  The points are numbered in the order of the full
+ * product, the last option varying fastest.
+ */
+static int apply_axes(struct sweep *sw, char *err)
+{
+	struct sweep_opt *o;
+	const char *sel;
+	uint64_t prod = 1, c;
+	unsigned a, i, v, s, nsel, pos;
+	int oi, n;
+	char **items, why[ERR_MAX];
+
+	if (!sw->nr_axis)
+		return 0;
+	if (sw->nr_opt > 64)
+		return input_error(err, "--selector: a selector's own values "
+				   "need a sweep of at most 64 options");
+	/* the options only selectors give, after --selector */
+	pos = (unsigned)sw->sel_opt + 1;
+	for (a = 0; a < sw->nr_axis; a++) {
+		const char *key = sw->axis[a].key;
+
+		sel = sw->opt[sw->sel_opt].vals[sw->axis[a].sel];
+		if (!strcmp(canon(key), "selector") || IN(key, own_keys))
+			return input_error(err, "--selector: %s:%s: %s", sel,
+					   key, !strcmp(key, "selector") ?
+					   "a selector's own values cannot "
+					   "name a selector" : "an option of "
+					   "the sweep itself, not of a run");
+		if (find_opt(sw, key) >= 0)
+			continue;
+		sw->opt = xrealloc(sw->opt, (sw->nr_opt + 1) * sizeof(*sw->opt));
+		memmove(&sw->opt[pos + 1], &sw->opt[pos],
+			(sw->nr_opt - pos) * sizeof(*sw->opt));
+		sw->nr_opt++;
+		o = &sw->opt[pos++];
+		memset(o, 0, sizeof(*o));
+		o->key = xstrdup(key);
+		o->vals = xcalloc(1, sizeof(*o->vals));
+		o->vals[0] = sweep_unset;
+		o->nr_vals = o->nr_all = 1;
+	}
+	if (sw->nr_opt > 64)
+		return input_error(err, "--selector: a selector's own values "
+				   "need a sweep of at most 64 options");
+	/* every selector's values join the option's */
+	for (a = 0; a < sw->nr_axis; a++) {
+		oi = find_opt(sw, sw->axis[a].key);
+		o = &sw->opt[oi];
+		sel = sw->opt[sw->sel_opt].vals[sw->axis[a].sel];
+		n = sweep_values(sw->axis[a].key, sw->axis[a].list,
+				 sweep_key_numeric(sw->axis[a].key), &items, why);
+		if (n < 0)
+			return input_error(err, "--selector: %s: %s", sel, why);
+		for (i = 0; i < (unsigned)n; i++) {
+			if (value_index(o, items[i]) >= 0) {
+				free(items[i]);
+				continue;
+			}
+			o->vals = xrealloc(o->vals, (o->nr_vals + 1) *
+					   sizeof(*o->vals));
+			o->vals[o->nr_vals++] = items[i];
+		}
+		free(items);
+	}
+	/* which values each selector takes */
+	nsel = sw->opt[sw->sel_opt].nr_vals;
+	for (a = 0; a < sw->nr_axis; a++) {
+		o = &sw->opt[find_opt(sw, sw->axis[a].key)];
+		if (!o->own) {
+			o->own = xcalloc((size_t)nsel * o->nr_vals, 1);
+			for (s = 0; s < nsel; s++)
+				for (v = 0; v < o->nr_all; v++)
+					o->own[s * o->nr_vals + v] = 1;
+		}
+		s = sw->axis[a].sel;
+		memset(o->own + s * o->nr_vals, 0, o->nr_vals);
+		n = sweep_values(sw->axis[a].key, sw->axis[a].list,
+				 sweep_key_numeric(sw->axis[a].key), &items, why);
+		for (i = 0; i < (unsigned)n; i++)
+			o->own[s * o->nr_vals + value_index(o, items[i])] = 1;
+		sweep_values_free(items, (unsigned)n);
+		o->column = o->nr_vals > 1 && !IN(o->key, fixed_keys);
+	}
+	for (i = 0; i < sw->nr_opt; i++) {
+		if (prod * sw->opt[i].nr_vals > SWEEP_MAX_POINTS)
+			return input_error(err, "--selector: the sweep would have "
+					   "more than %d points", SWEEP_MAX_POINTS);
+		prod *= sw->opt[i].nr_vals;
+	}
+	sw->combo = xcalloc(prod, sizeof(*sw->combo));
+	for (c = 0, sw->nr_points = 0; c < prod; c++)
+		if (combo_taken(sw, c))
+			sw->combo[sw->nr_points++] = c;
+	return 0;
+}
+
 int sweep_parse(struct sweep *sw, int argc, char **argv, char *err)
 {
 	const char *point = NULL;
@@ -187,6 +363,7 @@ int sweep_parse(struct sweep *sw, int argc, char **argv, char *err)
 	int i, nw = 1, used, r = 0;
 
 	memset(sw, 0, sizeof(*sw));
+	sw->sel_opt = -1;
 	sw->seed = 1;
 	sw->reps = 1;
 	sw->format = FMT_CSV;
@@ -233,6 +410,8 @@ int sweep_parse(struct sweep *sw, int argc, char **argv, char *err)
 		free(word);
 	}
 	free(w);
+	if (!r)
+		r = apply_axes(sw, err);
 	if (r)
 		return r;
 	r = one_run_refuse("sweep", true, argc, argv, err);
@@ -391,10 +570,22 @@ void sweep_free(struct sweep *sw)
 	unsigned i;
 
 	for (i = 0; i < sw->nr_opt; i++) {
+		unsigned v;
+
 		free(sw->opt[i].key);
-		sweep_values_free(sw->opt[i].vals, sw->opt[i].nr_vals);
+		for (v = 0; v < sw->opt[i].nr_vals; v++)
+			if (sw->opt[i].vals[v] != sweep_unset)
+				free(sw->opt[i].vals[v]);
+		free(sw->opt[i].vals);
+		free(sw->opt[i].own);
 	}
 	free(sw->opt);
+	for (i = 0; i < sw->nr_axis; i++) {
+		free(sw->axis[i].key);
+		free(sw->axis[i].list);
+	}
+	free(sw->axis);
+	free(sw->combo);
 	if (sw->pt)
 		for (k = 0; k < sw->nr_points; k++)
 			free(sw->pt[k].prefix);

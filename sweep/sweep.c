@@ -169,6 +169,19 @@ static int run(const struct sweep *sw)
 			todo[n++] = k;
 			ios += sw->pt[k].ios;
 		}
+	/* a file that holds points already: said, so that a rerun that
+	 * runs nothing is not taken for one that ran */
+	if (sw->output && !n)
+		mpsim_warn("%s: all %llu points are in it already; nothing to "
+			   "run (to run them again, move it away or give another "
+			   "--output)", sw->output,
+			   (unsigned long long)sw->nr_selected);
+	else if (sw->output && so.present)
+		mpsim_warn("%s: %llu of %llu points are in it already; running "
+			   "the other %llu", sw->output,
+			   (unsigned long long)so.present,
+			   (unsigned long long)sw->nr_selected,
+			   (unsigned long long)n);
 	run_size_note_sweep(ios, n < jobs ? (unsigned)n : jobs);
 	c.pg.on = n && isatty(STDERR_FILENO);
 	c.pg.total = sw->nr_selected;

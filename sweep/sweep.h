@@ -58,13 +58,34 @@ size_t ci95(const double *x, size_t n, double *mean, double *half);
 
 /* ---- the sweep and its points (sweep/sweep-setup.c) ---- */
 
+/* The value of an option a point does not give: a selector that has
+ * values of its own for an option the others take from the scenario
+ * (--selector=st,hst:clock=jiffies,ktime gives st no --clock). */
+extern char sweep_unset[];
+
 /* One run option of the sweep command line and its values. */
 struct sweep_opt {
 	char *key;		/* option name, without dashes */
-	char **vals;		/* its items, in order; NULL item = bare flag */
+	char **vals;		/* its items, in order; NULL item = bare flag,
+				   sweep_unset = not given: the values for
+				   all, then those only selectors' own lists
+				   add */
 	unsigned nr_vals;
+	unsigned nr_all;	/* vals[0..nr_all): the values for every
+				   selector without a list of its own */
+	uint8_t *own;		/* NULL, or per selector s (the --selector
+				   option's value s) and value v,
+				   own[s * nr_vals + v]: 1 when s takes v */
 	bool column;		/* swept and not a fixed column: a column of
 				   its own, after rw */
+};
+
+/* A selector's own values of an option, as --selector gave them
+ * (--selector=st,hst:clock=jiffies,ktime: hst, clock, "jiffies,ktime"). */
+struct sweep_axis {
+	unsigned sel;		/* the selector: its value index */
+	char *key;		/* the option */
+	char *list;		/* its values, a sweep list */
 };
 
 /* Path names of a point's scenario, shared by the points that agree. */
@@ -85,7 +106,16 @@ struct sweep_point {
 struct sweep {
 	struct sweep_opt *opt;		/* run options, command-line order */
 	unsigned nr_opt;
-	uint64_t nr_points;		/* product of the options' item counts */
+	uint64_t nr_points;		/* product of the options' item counts,
+					   less the combinations a selector's
+					   own lists leave out */
+	uint64_t *combo;		/* NULL, or per point its combination
+					   (the product's mixed-radix number),
+					   when selectors have lists of their
+					   own */
+	int sel_opt;			/* the --selector option, or -1 */
+	struct sweep_axis *axis;	/* the selectors' own lists */
+	unsigned nr_axis;
 	uint64_t seed;			/* --seed, default 1 */
 	unsigned reps;			/* --reps, default 1 */
 	enum out_format format;		/* FMT_CSV (default) or FMT_JSON */
@@ -128,8 +158,20 @@ void sweep_free(struct sweep *sw);
 /* "--key=value", or "--key" for a bare flag (value NULL); malloc'd. */
 char *sweep_option_word(const char *key, const char *value);
 
-/* The value option i takes at point k (the last option varies fastest). */
+/* The value option i takes at point k (the last option varies fastest);
+ * sweep_unset when the point does not give it. */
 const char *sweep_point_value(const struct sweep *sw, unsigned i, uint64_t k);
+
+/*
+ * Split a sweep's --selector value into the selectors (*names, a list
+ * as sweep_values() makes) and their own lists (*axes): each item is
+ * NAME or NAME:KEY=LIST[:KEY=LIST...], and a LIST runs over the commas
+ * that follow it up to the next item that names a selector.  Returns
+ * the number of selectors, or -EINVAL with err naming --selector.
+ */
+int sweep_selector_values(const char *value, char ***names,
+			  struct sweep_axis **axes, unsigned *nr_axes,
+			  char *err);
 
 /* The run options of point k (a scenario ready to run). */
 int sweep_point_opts(const struct sweep *sw, uint64_t k, struct run_opts *o,

@@ -3,8 +3,9 @@
 # main help naming every option of the documentation's tables, fio's names
 # (--name jobs, --output, --output-format), the built-in scenario names,
 # sweep lists with commas inside values, merge's refusal of another
-# sweep's file and its close match for a mistyped option, --list-runs commands that run without PATH, and outputs
-# written through symbolic links.
+# sweep's file and its close match for a mistyped option, --list-runs commands that run without PATH, a
+# selector's own lists in a sweep, and outputs written through symbolic
+# links.
 #
 # usage: cli.sh MPSIM
 set -eu
@@ -151,6 +152,45 @@ cp other.csv other.before
     --runtime=20ms --output=local.csv && cmp -s a.csv local.csv && ok ||
     no "merge of the listed runs differs from the local sweep"
 
+# a selector's own lists (--selector=st,hst:clock=jiffies,ktime): no
+# point twice, no warning, and its listed runs merge into the local file
+"$mpsim" sweep --iodepth=1,4 --selector=st,hst:clock=jiffies,ktime \
+    --runtime=20ms --output=own.csv 2>err.txt
+[ ! -s err.txt ] && ok || no "a selector's own clocks: stderr '$(cat err.txt)'"
+got=$(awk -F, '/^#/ || $1 == "mpsim_version" { next } $15 == "total" { print $11, $6, $8 }' own.csv | tr '\n' ';')
+[ "$got" = "1 service-time ktime;1 historical-service-time jiffies;1 historical-service-time ktime;4 service-time ktime;4 historical-service-time jiffies;4 historical-service-time ktime;" ] &&
+    ok || no "a selector's own clocks ran: $got"
+"$mpsim" sweep --iodepth=1,4 --selector=st,hst:clock=jiffies,ktime \
+    --runtime=20ms --output=own-m.csv --list-runs >runs.txt
+sh runs.txt && "$mpsim" merge --output=own-m.csv own-m.points/*.csv &&
+    cmp -s own.csv own-m.csv && ok ||
+    no "a sweep with a selector's own clocks: the merged runs differ from the local file"
+# a crossed sweep says how to give one selector its own clocks
+"$mpsim" sweep --selector=st,hst --clock=jiffies,ktime --runtime=20ms \
+    >/dev/null 2>err.txt
+grep -q 'hst:clock=LIST) (at 2 of 4 sweep points)$' err.txt && ok ||
+    no "the crossed sweep's warning does not name --selector=...,hst:clock=LIST: $(cat err.txt)"
+
+# a sweep of one replication holds the run's latency percentiles
+col() { awk -F, -v c="$1" '/^#/ { next } !h { for (i = 1; i <= NF; i++) if ($i == c) n = i; h = 1; next } $1 == "total" || $15 == "total" { print $n }' "$2"; }
+"$mpsim" --selector=st --runtime=20ms --format=csv >run.csv
+"$mpsim" sweep --selector=st --runtime=20ms >one.csv
+for q in p50 p99 p999; do
+	r=$(col lat_${q}_us run.csv) w=$(col lat_${q}_us_mean one.csv)
+	[ -n "$r" ] && [ "$r" = "$w" ] && ok ||
+	    no "sweep lat_${q}_us_mean '$w', the run's lat_${q}_us '$r'"
+done
+
+# io-affinity without masks in a sweep: what each path wants, and how
+# to give it masks of its own beside another selector
+for c in "--selector=ioa|wants a hex CPU mask per path: --path.sdd.path_args=MASK for each)" \
+    "--selector=rr,ioa|one path_args cannot serve the other selectors: --selector=...,ioa:path.sdd.path_args=MASK:...)"; do
+	st=0; "$mpsim" sweep "${c%%|*}" --runtime=20ms >out.txt 2>err.txt || st=$?
+	[ "$st" = 2 ] && [ ! -s out.txt ] && [ "$(wc -l <err.txt)" = 1 ] &&
+	    grep -qF -- "${c#*|}" err.txt && ok ||
+	    no "sweep ${c%%|*} without masks: status $st, $(cat err.txt)"
+done
+
 # merge's unknown options get what every command's get: the close match,
 # or the command an option belongs to; status 2, one line, no output file
 for c in "--outptu=m.csv|unknown option --outptu (did you mean --output?)" \
@@ -188,8 +228,66 @@ st=0; "$mpsim" sweep --format=json --scenario=in.ini --iodepth=1,2 --runtime=20m
 [ "$st" = 2 ] && grep -q 'point 0 does not match its checksum' err.txt && ok ||
     no "JSON resume with an edited point: status $st, $(cat err.txt)"
 cp in.before in.csv
-"$mpsim" sweep --scenario=in.ini --iodepth=1,2,4 --runtime=20ms --output=in.csv &&
+"$mpsim" sweep --scenario=in.ini --iodepth=1,2,4 --runtime=20ms --output=in.csv 2>err.txt &&
     [ "$(grep -c ',total,' in.csv)" = 3 ] && ok || no "the unedited file does not resume"
+[ "$(cat err.txt)" = "mpsim: warning: in.csv: 2 of 3 points are in it already; running the other 1" ] &&
+    ok || no "a resumed sweep says: '$(cat err.txt)'"
+# a complete sweep run again says so, and leaves its file alone
+cp in.csv in.done
+"$mpsim" sweep --scenario=in.ini --iodepth=1,2,4 --runtime=20ms --output=in.csv 2>err.txt &&
+    cmp -s in.csv in.done &&
+    [ "$(cat err.txt)" = "mpsim: warning: in.csv: all 3 points are in it already; nothing to run (to run them again, move it away or give another --output)" ] &&
+    ok || no "a complete sweep run again says: '$(cat err.txt)'"
+
+# A scenario file's mistakes, said at the line that holds them, with the
+# word meant: a selector's name, a section header's typo (not the first
+# key under it), KEY: VALUE for KEY = VALUE.
+printf '[multipath]\nselector = historical_service_time\n[path a]\nservice = exp:100us\n' >t1.ini
+printf '[multipath]\nselector = st\n\n[pth a]\nservice = exp:100us\n' >t2.ini
+printf '[mulitpath]\nclock = ktime\n[path a]\nservice = exp:100us\n' >t3.ini
+printf '[multipath]\nselector = st\n[path a]\nservice: exp:100us\n' >t4.ini
+for c in "t1|t1.ini:2: selector: unknown selector 'historical_service_time' (did you mean historical-service-time?)" \
+    "t2|t2.ini:4: [pth a] is no section mpsim knows, so it was read as a fio job, which takes no service (did you mean [path a]?)" \
+    "t3|t3.ini:1: [mulitpath] is no section mpsim knows, so it was read as a fio job, which takes no clock (did you mean [multipath]?)" \
+    "t4|t4.ini:4: unknown option 'service: exp:100us' (options are KEY = VALUE: did you mean 'service = exp:100us'?)"; do
+	st=0; "$mpsim" --scenario="${c%%|*}.ini" --runtime=20ms >out.txt 2>err.txt || st=$?
+	[ "$st" = 2 ] && [ ! -s out.txt ] && [ "$(cat err.txt)" = "mpsim: ${c#*|}" ] && ok ||
+	    no "${c%%|*}.ini: status $st, '$(cat err.txt)', not 'mpsim: ${c#*|}'"
+done
+# a job whose name is near a section's, and takes what a job takes, runs
+printf '[path a]\nservice = exp:100us\n[paths]\nrw = read\nruntime = 20ms\n' >t5.ini
+"$mpsim" --scenario=t5.ini >/dev/null && ok || no "a job named [paths] is refused"
+
+# On a terminal a table's columns line up; in a pipe or a file the text
+# is as it always is, and the two hold the same cells.
+python3 -c '
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+out = b""
+while True:
+    try:
+        d = os.read(fd, 65536)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+os.waitpid(pid, 0)
+sys.stdout.write(out.decode().replace("\r", ""))
+' "$mpsim" compare --runtime=20ms >tty.txt
+"$mpsim" compare --runtime=20ms >pipe.txt
+# (awk counts bytes: the comparison table has no µ)
+widths=$(awk '/^\|/ { print length($0) }' tty.txt | sort -u | wc -l)
+[ "$widths" = 1 ] && ok || no "compare on a terminal: table lines of $widths widths"
+cells() {
+	awk -F'|' '{ s = ""; for (i = 1; i <= NF; i++) { c = $i; gsub(/^ +| +$/, "", c);
+		if (c ~ /^:?-+:?$/) gsub(/-+/, "-", c); s = s "|" c } print s }' "$1"
+}
+[ "$(cells tty.txt)" = "$(cells pipe.txt)" ] && ok ||
+    no "compare on a terminal holds other cells than in a pipe"
+grep -q '^| path | ST |' pipe.txt && ok || no "compare in a pipe is padded"
 
 # An output that is a symbolic link is written through, as open() would:
 # the link stays, the file it names gets the output (also a link to a

@@ -69,7 +69,14 @@ list+|./mpsim --blktrace=\t\t|tests/ results/
 list-|./mpsim --blktrace=\t\t|notes.txt mpsim
 list=|./mpsim \t\t|$cmds help
 line|./mpsim sw\t|./mpsim sweep 
-list=|./mpsim list \t\t|selectors scenarios options
+list=|./mpsim list \t\t|selectors scenarios paths options
+line|./mpsim --path.\t|./mpsim --path.sd
+list=|./mpsim --path.sd\t\t|--path.sdd. --path.sde. --path.sdf. --path.sdg. --path.sdh. --path.sdi. --path.sdj. --path.sdk. --path.sdl. --path.sdm.
+line|./mpsim --path.sdj\t|./mpsim --path.sdj.
+list=|./mpsim --scenario=alua-failover --path.sd\t\t|--path.sda. --path.sdb. --path.sdc. --path.sdd.
+line|./mpsim --path.sdj.ser\t|./mpsim --path.sdj.service=
+list+|./mpsim sweep --path.sdd.\t\t|--path.sdd.slots= --path.sdd.service= --path.sdd.path_args= --path.sdd.prio=
+list=|./mpsim --path.sdd.request_stats=\t\t|0 1
 list=|./mpsim help \t\t|$cmds
 line|./mpsim --scen\t|./mpsim --scenario=
 list+|./mpsim --select\t\t|--selector= --selector_args= --select_clock=
@@ -92,6 +99,7 @@ line|./mpsim --selector=hi\t|./mpsim --selector=historical-service-time
 list=|./mpsim --clock=\t\t|--clock=jiffies --clock=jiffies-aligned --clock=ktime
 line|./mpsim --job=tests/jo\t|./mpsim --job=tests/jobs/
 list=|./mpsim --selector \t\t|$sels
+line|./mpsim --path.sdj.ser\t|./mpsim --path.sdj.service=
 EOF
 }
 

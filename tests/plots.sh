@@ -14,9 +14,19 @@
 #   no output file; an output name that is neither .png nor .svg with
 #   exit status 2.
 #
-# make test renders each figure of plots/figures as SVG only, and the
-# first as PNG too (the PNG terminal); make check renders them all as PNG
-# (the two formats draw from the same script and data).
+# - Each PNG looked at (tests/png-colours.py reads its pixels): it is a
+#   drawn figure, not a blank page, and the figures that compare
+#   selectors hold the series expected and no other, each drawn in more
+#   pixels than a legend's sample: ST, HST (jiffies) and HST (ktime) in
+#   the depth figures of results/depth.csv; every selector of the
+#   comparison in the latency CDF, ST too where QL coincides with it;
+#   and, from a sweep that names queue-length before service-time, both
+#   of them in the latency, throughput and utilization figures, with the
+#   legend saying that they coincide.
+#
+# make test renders each figure of plots/figures as SVG, and as PNG too
+# the first and the figures whose series are counted; make check renders
+# them all as PNG (the two formats draw from the same script and data).
 #
 # Usage: sh tests/plots.sh [svg|png]   (from any directory; needs gnuplot
 # and a built ./mpsim for the sweeps; svg: all but the PNGs after the
@@ -39,9 +49,10 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 n=0
 
-# draw SCRIPT INPUT OUTPUT: render, and check the file and the silence.
+# draw SCRIPT INPUT OUTPUT [ARG]: render, and check the file and the
+# silence.
 draw() {
-	if ! gnuplot -c "plots/$1.gp" "$2" "$3" 2>"$tmp/err"; then
+	if ! gnuplot -c "plots/$1.gp" "$2" "$3" ${4:+"$4"} 2>"$tmp/err"; then
 		echo "FAIL plots/$1.gp $2 -> $3: gnuplot failed:" >&2
 		cat "$tmp/err" >&2
 		fail=1
@@ -66,6 +77,41 @@ draw() {
 		fi ;;
 	esac
 	n=$((n + 1))
+}
+
+# The selectors' colours (plots/mpsim.gpi: scolour): ST, QL, HST
+# (jiffies), HST (jiffies-aligned), HST (ktime), and any other selector.
+# RR's grey is left out: antialiased black text holds it too.
+ST='#0072b2' QL='#cc79a7' HSTJ='#d55e00' HSTA='#e69f00' HSTK='#009e73'
+OTHER='#332288'
+ALL="$ST $QL $HSTJ $HSTA $HSTK $OTHER"
+# A series is drawn when its colour covers more pixels than a legend's
+# sample alone (some 100).
+DRAWN=300
+
+# series PNG [COLOUR...]: PNG is a drawn figure (pixels other than the
+# white background) and, given colours, its series are exactly them:
+# each drawn, every other colour of $ALL not.
+series() {
+	png=$1
+	shift
+	if ! python3 tests/png-colours.py "$png" $ALL >"$tmp/px" 2>"$tmp/err"; then
+		echo "FAIL $png: $(cat "$tmp/err")" >&2
+		fail=1
+		return
+	fi
+	ink=$(awk '$1 == "size" { print $4 }' "$tmp/px")
+	if [ "${ink:-0}" -lt 10000 ]; then
+		echo "FAIL $png: a blank figure ($ink pixels not white)" >&2
+		fail=1
+	fi
+	[ $# -gt 0 ] || return 0
+	drawn=$(awk -v min=$DRAWN '$1 ~ /^#/ && $2 > min { printf "%s ", $1 }' "$tmp/px")
+	if [ "$drawn" != "$* " ]; then
+		echo "FAIL $png: $# series wanted ($*), drawn: ${drawn:-none}" \
+		     "($(grep '^#' "$tmp/px" | tr '\n' ' '))" >&2
+		fail=1
+	fi
 }
 
 # refuse SCRIPT INPUT WHY: exit status 1, one line naming the script,
@@ -101,20 +147,33 @@ tics() {
 }
 
 # Every figure, from the committed results.
+# The figures whose series are counted, and what they hold.
+counted() {
+	case $1 in
+	latency-vs-depth|throughput-vs-depth|utilization-at-depth)
+		echo "$ST $HSTJ $HSTK" ;;
+	latency-cdf) echo "$ST $QL $HSTJ $HSTA $HSTK" ;;
+	esac
+}
 grep -v '^#' plots/figures >"$tmp/figures"
 first=1
-while read -r name gp in; do
+while read -r name gp in arg; do
 	for ext in png svg; do
 		case " $formats " in
-		*" $ext "*) draw "$gp" "results/$in" "$tmp/$name.$ext" ;;
-		*) [ "$ext$first" = png1 ] && draw "$gp" "results/$in" "$tmp/$name.$ext" ;;
+		*" $ext "*) draw "$gp" "results/$in" "$tmp/$name.$ext" "$arg" ;;
+		*) [ "$ext" = png ] && { [ -n "$first" ] || [ -n "$(counted "$name")" ]; } &&
+			draw "$gp" "results/$in" "$tmp/$name.$ext" "$arg" ;;
 		esac
 	done
+	if [ -e "$tmp/$name.png" ]; then
+		want=$(counted "$name")
+		series "$tmp/$name.png" $want
+	fi
 	first=
 done <"$tmp/figures"
 if [ "$formats" = png ]; then
 	[ "$fail" = 0 ] || exit 1
-	echo "plots.sh: $n figures rendered as PNG"
+	echo "plots.sh: $n figures rendered as PNG, each looked at"
 	exit 0
 fi
 for gp in plots/*.gp; do
@@ -151,6 +210,26 @@ tics "$tmp/wide-spread.svg" 32 64 128 256 512
 draw hz "$tmp/2hz.csv" "$tmp/2hz.svg"
 tics "$tmp/2hz.svg" 100 1000
 
+# Queue-length named before service-time, which it coincides with: both
+# drawn, and said to coincide, in the figures that compare selectors.
+sweep "$tmp/qlst.csv" --iodepth=1,8 --selector=ql,st,hst:clock=jiffies,ktime
+for gp in latency-vs-depth throughput-vs-depth utilization-at-depth; do
+	draw "$gp" "$tmp/qlst.csv" "$tmp/qlst-$gp.png"
+	series "$tmp/qlst-$gp.png" "$ST" "$QL" "$HSTJ" "$HSTK"
+	draw "$gp" "$tmp/qlst.csv" "$tmp/qlst-$gp.svg"
+	if ! grep -q '>QL (queue-length) = ST (same results)<' "$tmp/qlst-$gp.svg"; then
+		echo "FAIL plots/$gp.gp: the legend does not say QL = ST" >&2
+		fail=1
+	fi
+done
+# the utilization at one depth: the one asked for, or the deepest
+tics "$tmp/qlst-utilization-at-depth.svg" sdd sdm
+grep -q 'at queue depth 8 ' "$tmp/qlst-utilization-at-depth.svg" ||
+	{ echo "FAIL plots/utilization-at-depth.gp: not the deepest depth by default" >&2; fail=1; }
+draw utilization-at-depth "$tmp/qlst.csv" "$tmp/qlst-at1.svg" 1
+grep -q 'at queue depth 1 ' "$tmp/qlst-at1.svg" ||
+	{ echo "FAIL plots/utilization-at-depth.gp: DEPTH 1 not drawn" >&2; fail=1; }
+
 # A run that mixes reads and writes: a CDF panel per path and direction.
 ./mpsim compare --columns=st,hst_ktime --rw=randrw --ramp_time=0 \
     --runtime=50ms --lat_hist="$tmp/mixed.csv" >/dev/null 2>&1
@@ -172,6 +251,17 @@ refuse utilization-spread results/compare.csv "is not a sweep over iodepth"
 refuse hz "$tmp/depth-2hz.csv" "varies iodepth (8 and 64)"
 refuse share-vs-depth results/compare.csv "is not a sweep over iodepth"
 refuse hz results/depth.csv "varies iodepth (1 and 2)"
+refuse utilization-at-depth "$tmp/depth-2hz.csv" "varies hz (100 and 1000)"
+refuse throughput-vs-depth "$tmp/depth-2hz.csv" "varies hz (100 and 1000)"
+refuse throughput-vs-depth results/compare.csv "is not a sweep over iodepth"
+refuse utilization-at-depth results/compare.csv "is not a sweep"
+rc=0
+gnuplot -c plots/utilization-at-depth.gp results/depth.csv "$tmp/at3.png" 3 2>"$tmp/err" || rc=$?
+if [ "$rc" != 1 ] || ! grep -q 'holds no rows at iodepth 3 (its depths: 1 2 4 8 16 32 64 128)$' "$tmp/err" ||
+    [ -e "$tmp/at3.png" ]; then
+	echo "FAIL plots/utilization-at-depth.gp at a depth the file lacks: exit $rc, $(cat "$tmp/err")" >&2
+	fail=1
+fi
 refuse hz results/compare.csv "is not a sweep over hz"
 for gp in share-per-path utilization latency-cdf timeline; do
 	refuse "$gp" results/depth.csv "is not"

@@ -32,16 +32,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 copy=$tmp/repo
 mkdir "$copy" "$tmp/blocks"
 
-# the tree as it is checked out (with any change not yet committed)
 cd "$top"
-if git rev-parse --git-dir >/dev/null 2>&1; then
-	git ls-files --cached --others --exclude-standard
-else
-	find . -type f ! -path './.git/*' ! -path './build*' ! -name mpsim |
-	    sed 's|^\./||'
-fi | while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done \
-    >"$tmp/files"
-tar -cf - -T "$tmp/files" | tar -xf - -C "$copy"
+copy_tree "$copy"
 cp -p "$mpsim" "$copy/mpsim"
 # the build beside it, times kept, so that a make target in an example
 # finds it up to date instead of rebuilding the whole program; not what

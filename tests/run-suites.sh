@@ -21,6 +21,10 @@ jobs=${JOBS:-2}
 BUILD=${BUILD:-build}
 MPSIM=${MPSIM:-./mpsim}
 export BUILD MPSIM
+# a suite that runs make (install.sh, readme.sh's examples) runs it as
+# a user would, not as a part of the make that started the suites (whose
+# job slots it could not reach)
+unset MAKEFLAGS MFLAGS MAKELEVEL
 logs=$BUILD/suites/$level
 
 names=() cmds=()

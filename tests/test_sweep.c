@@ -424,6 +424,161 @@ Test(sweep_points, swept_options_get_columns_in_order)
 	sweep_free(&sw);
 }
 
+/* ---- a selector's own lists ---- */
+
+Test(sweep_grammar, selector_items_and_their_own_lists)
+{
+	struct sweep_axis *ax;
+	unsigned na;
+	char **names, err[ERR_MAX];
+	int n;
+
+	n = sweep_selector_values("st,hst:clock=jiffies,ktime:hz=100,1000,ql",
+				  &names, &ax, &na, err);
+	cr_assert_eq(n, 3, "%s", err);
+	cr_assert_str_eq(names[0], "st");
+	cr_assert_str_eq(names[1], "hst");
+	cr_assert_str_eq(names[2], "ql");
+	cr_assert_eq(na, 2);
+	cr_assert_eq(ax[0].sel, 1);
+	cr_assert_str_eq(ax[0].key, "clock");
+	cr_assert_str_eq(ax[0].list, "jiffies,ktime");
+	cr_assert_eq(ax[1].sel, 1);
+	cr_assert_str_eq(ax[1].key, "hz");
+	cr_assert_str_eq(ax[1].list, "100,1000");
+	sweep_values_free(names, (unsigned)n);
+	for (n = 0; n < (int)na; n++) {
+		free(ax[n].key);
+		free(ax[n].list);
+	}
+	free(ax);
+	/* a value may hold ':' and an escaped comma */
+	n = sweep_selector_values("st:path.sdj.service=exp:1ms,"
+				  "lognormal:1ms\\,1.5,hst", &names, &ax, &na,
+				  err);
+	cr_assert_eq(n, 2, "%s", err);
+	cr_assert_eq(na, 1);
+	cr_assert_str_eq(ax[0].list, "exp:1ms,lognormal:1ms\\,1.5");
+	sweep_values_free(names, (unsigned)n);
+	free(ax[0].key);
+	free(ax[0].list);
+	free(ax);
+}
+
+Test(sweep_grammar, bad_selector_items_name_the_item)
+{
+	static const char *const bad[][2] = {
+		{ "st,hst:clock", "'hst:clock': a selector's own values are NAME:KEY=LIST" },
+		{ "hst:clock=", "no values for clock" },
+		{ "hst:clock=ktime:clock=jiffies", "gives clock twice" },
+		{ "st,service-time", "service-time given twice" },
+		{ "st,,hst", "empty item" },
+	};
+	struct sweep_axis *ax;
+	unsigned na, i;
+	char **names, err[ERR_MAX];
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err[0] = '\0';
+		cr_assert_eq(sweep_selector_values(bad[i][0], &names, &ax, &na,
+						   err), -EINVAL,
+			     "'%s' accepted", bad[i][0]);
+		cr_assert(strstr(err, bad[i][1]) && !strncmp(err, "--selector: ", 12),
+			  "'%s': '%s'", bad[i][0], err);
+		cr_assert_null(names);
+		cr_assert_null(ax);
+	}
+}
+
+/* --selector=st,hst:clock=jiffies,ktime: service-time runs once per
+ * depth, with no --clock, and historical-service-time at each clock. */
+Test(sweep_points, a_selector_s_own_list_runs_no_point_twice)
+{
+	char *argv[] = { (char *)"sweep", (char *)"--iodepth=1,8",
+			 (char *)"--selector=st,hst:clock=jiffies,ktime", NULL };
+	static const char *const want[] = {
+		"1 service-time -", "1 historical-service-time jiffies",
+		"1 historical-service-time ktime", "8 service-time -",
+		"8 historical-service-time jiffies",
+		"8 historical-service-time ktime",
+	};
+	char err[ERR_MAX], got[128], desc[160];
+	struct run_opts o;
+	struct sweep sw;
+	uint64_t k;
+
+	cr_assert_eq(sweep_parse(&sw, 3, argv, err), 0, "%s", err);
+	cr_assert_eq(sw.nr_points, 6);
+	/* clock varies right after --selector */
+	cr_assert_eq(sw.nr_opt, 3);
+	cr_assert_str_eq(sw.opt[2].key, "clock");
+	for (k = 0; k < 6; k++) {
+		const char *c = sweep_point_value(&sw, 2, k);
+
+		cr_assert_eq(sweep_point_opts(&sw, k, &o, err), 0, "%s", err);
+		snprintf(got, sizeof(got), "%u %s %s", o.sc.jobs[0].iodepth,
+			 o.sc.selector, c == sweep_unset ? "-" : c);
+		cr_assert_str_eq(got, want[k]);
+		cli_free_run(&o);
+	}
+	sweep_point_desc(&sw, 3, desc, sizeof(desc));
+	cr_assert_str_eq(desc, "sweep point 3 (--iodepth=8 --selector=st)");
+	sweep_point_desc(&sw, 4, desc, sizeof(desc));
+	cr_assert_str_eq(desc, "sweep point 4 (--iodepth=8 --selector=hst "
+			 "--clock=jiffies)");
+	sweep_free(&sw);
+}
+
+/* An option given for all and by one selector: the others take it as
+ * given, that selector its own values; a swept option a selector alone
+ * gives has a column, empty for the others. */
+Test(sweep_points, a_selector_s_own_list_replaces_the_common_one,
+     .init = cr_redirect_stderr)
+{
+	char *argv[] = { (char *)"sweep", (char *)"--clock=jiffies-aligned",
+			 (char *)"--selector=rr,hst:clock=jiffies,ktime:uptime=60s,1h",
+			 (char *)"--runtime=20ms", NULL };
+	char err[ERR_MAX];
+	struct sweep sw;
+
+	cr_assert_eq(sweep_parse(&sw, 4, argv, err), 0, "%s", err);
+	/* clock: jiffies-aligned for rr; jiffies, ktime x 2 uptimes for hst */
+	cr_assert_eq(sw.nr_points, 5);
+	cr_assert_eq(sweep_prepare(&sw, err), 0, "%s", err);
+	cr_assert(strstr(sw.head, ",rw,uptime,path,"), "%s", sw.head);
+	cr_assert(strstr(sw.pt[0].prefix, "round-robin,,jiffies-aligned,") &&
+		  strstr(sw.pt[0].prefix, "randwrite,,"), "%s", sw.pt[0].prefix);
+	cr_assert(strstr(sw.pt[1].prefix, "historical-service-time,,jiffies,") &&
+		  strstr(sw.pt[1].prefix, "randwrite,60s,"), "%s", sw.pt[1].prefix);
+	cr_assert(strstr(sw.pt[4].prefix, "historical-service-time,,ktime,") &&
+		  strstr(sw.pt[4].prefix, "randwrite,1h,"), "%s", sw.pt[4].prefix);
+	sweep_free(&sw);
+}
+
+Test(sweep_points, a_selector_s_own_option_is_a_run_option)
+{
+	static const char *const bad[][2] = {
+		{ "--selector=st,hst:reps=2", "hst:reps: an option of the sweep itself" },
+		{ "--selector=st,hst:selector=ql", "cannot name a selector" },
+		{ "--selector=st,hst:hz=100..x", "--selector: hst: --hz: " },
+	};
+	char err[ERR_MAX], *argv[3];
+	struct sweep sw;
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		argv[0] = (char *)"sweep";
+		argv[1] = (char *)bad[i][0];
+		argv[2] = NULL;
+		err[0] = '\0';
+		if (!sweep_parse(&sw, 2, argv, err))
+			cr_assert_eq(sweep_prepare(&sw, err), -EINVAL,
+				     "'%s' accepted", bad[i][0]);
+		cr_assert(strstr(err, bad[i][1]), "'%s': '%s'", bad[i][0], err);
+		sweep_free(&sw);
+	}
+}
+
 /* ---- confidence intervals ---- */
 
 Test(sweep_ci, student_t_half_widths)
@@ -466,15 +621,20 @@ static const char small_rest[] =
 	"mode,hz,iodepth,"
 	"numjobs,bs,rw,path,best,share_mean,share_ci95,bytes_share_mean,"
 	"bytes_share_ci95,busy_mean,busy_ci95,lat_mean_us_mean,lat_mean_us_ci95,"
-	"lat_p99_us_mean,lat_p99_us_ci95,iops_mean,iops_ci95,"
-	"read_iops_mean,read_iops_ci95,read_lat_mean_us_mean,"
-	"read_lat_mean_us_ci95,read_lat_p99_us_mean,read_lat_p99_us_ci95,"
-	"write_iops_mean,write_iops_ci95,write_lat_mean_us_mean,"
-	"write_lat_mean_us_ci95,write_lat_p99_us_mean,write_lat_p99_us_ci95,"
-	"trim_iops_mean,trim_iops_ci95,trim_lat_mean_us_mean,"
-	"trim_lat_mean_us_ci95,trim_lat_p99_us_mean,trim_lat_p99_us_ci95,"
-	"sync_iops_mean,sync_iops_ci95,sync_lat_mean_us_mean,"
-	"sync_lat_mean_us_ci95,sync_lat_p99_us_mean,sync_lat_p99_us_ci95,"
+	"lat_p50_us_mean,lat_p50_us_ci95,lat_p99_us_mean,lat_p99_us_ci95,"
+	"lat_p999_us_mean,lat_p999_us_ci95,iops_mean,iops_ci95,"
+	"read_iops_mean,read_iops_ci95,read_lat_mean_us_mean,read_lat_mean_us_ci95,"
+	"read_lat_p50_us_mean,read_lat_p50_us_ci95,read_lat_p99_us_mean,"
+	"read_lat_p99_us_ci95,read_lat_p999_us_mean,read_lat_p999_us_ci95,"
+	"write_iops_mean,write_iops_ci95,write_lat_mean_us_mean,write_lat_mean_us_ci95,"
+	"write_lat_p50_us_mean,write_lat_p50_us_ci95,write_lat_p99_us_mean,"
+	"write_lat_p99_us_ci95,write_lat_p999_us_mean,write_lat_p999_us_ci95,"
+	"trim_iops_mean,trim_iops_ci95,trim_lat_mean_us_mean,trim_lat_mean_us_ci95,"
+	"trim_lat_p50_us_mean,trim_lat_p50_us_ci95,trim_lat_p99_us_mean,"
+	"trim_lat_p99_us_ci95,trim_lat_p999_us_mean,trim_lat_p999_us_ci95,"
+	"sync_iops_mean,sync_iops_ci95,sync_lat_mean_us_mean,sync_lat_mean_us_ci95,"
+	"sync_lat_p50_us_mean,sync_lat_p50_us_ci95,sync_lat_p99_us_mean,"
+	"sync_lat_p99_us_ci95,sync_lat_p999_us_mean,sync_lat_p999_us_ci95,"
 	"ios_mean,ios_ci95,bw_bytes_mean,bw_bytes_ci95,errors_mean,errors_ci95,"
 	"failed_mean,failed_ci95,no_path_mean,no_path_ci95,checksum\n"
 	MPSIM_VERSION ",hst-bio-mpath,0,1,3,service-time,,ktime,bio,250,1,1,4096,"
@@ -532,18 +692,20 @@ Test(sweep_run, one_replication_leaves_the_intervals_empty)
 	cr_assert_eq(call(cmd_sweep, one, "sweep", oa, NULL), 0);
 	cr_assert_eq(call(cmd_sweep, one, "sweep", oj, "--format=json", NULL), 0);
 	buf = slurp(a, NULL);
-	/* sdd: best, share, (empty ci), bytes_share, (empty ci), busy, ... */
+	/* sdd: best, share, (empty ci), bytes_share, (empty ci), busy, the
+	 * latency's mean, p50, p99 and p99.9 ... */
 	row = strstr(buf, ",sdd,");
 	cr_assert_not_null(row);
 	pos = -1;
 	sscanf(row, ",sdd,%*[0-9.],%*[0-9.],,%*[0-9.],,%*[0-9.],,%*[0-9.],,"
-	       "%*[0-9.],,,%n", &pos);
+	       "%*[0-9.],,%*[0-9.],,%*[0-9.],,,%n", &pos);
 	cr_assert_gt(pos, 0, "%.200s", row);
 	row += pos;
 	pos = -1;
 	/* then per direction: no reads, writes with their latency, no trims
 	 * and no syncs; iops empty on a path's row */
-	sscanf(row, ",,,,,,,,,%*[0-9.],,%*[0-9.],,,,,,,,,,,,,%n", &pos);
+	sscanf(row, ",,,,,,,,,,,,,%*[0-9.],,%*[0-9.],,%*[0-9.],,%*[0-9.],"
+	       ",,,,,,,,,,,,,,,,,,,,%n", &pos);
 	cr_assert_gt(pos, 0, "%.200s", row);
 	row += pos;
 	pos = -1;
@@ -565,8 +727,8 @@ Test(sweep_run, one_replication_leaves_the_intervals_empty)
 	cr_assert(strstr(buf, "\"path\": \"total\", \"best\": null"));
 	cr_assert(strstr(buf, "\"iops_ci95\": null, \"read_iops_mean\": "));
 	/* no syncs: no latency, and one replication: no interval */
-	cr_assert(strstr(buf, "\"sync_lat_p99_us_mean\": null, "
-			 "\"sync_lat_p99_us_ci95\": null, \"ios_mean\": "));
+	cr_assert(strstr(buf, "\"sync_lat_p999_us_mean\": null, "
+			 "\"sync_lat_p999_us_ci95\": null, \"ios_mean\": "));
 	/* a path's row: failed and no_path are the total's alone */
 	cr_assert(strstr(buf, "\"failed_mean\": null, \"failed_ci95\": null, "
 			 "\"no_path_mean\": null, \"no_path_ci95\": null, "
@@ -683,7 +845,8 @@ Test(sweep_resume, torn_tails_are_dropped_and_redone,
 	free(dir);
 }
 
-Test(sweep_resume, only_missing_points_run_and_order_is_restored)
+Test(sweep_resume, only_missing_points_run_and_order_is_restored,
+     .init = cr_redirect_stderr)
 {
 	char *dir = tmp_dir(), *out = join(dir, "out.csv"), *buf, *got, *mix;
 	size_t n, b[5], len = 0, i, digit;

@@ -468,7 +468,8 @@ Test(timer_classic, skip_stops_one_short_of_the_round)
 	free(l.v);
 }
 
-Test(timer_classic, run_inside_a_callback_is_a_bug, .signal = SIGABRT)
+Test(timer_classic, run_inside_a_callback_is_a_bug, .signal = SIGABRT,
+     .init = cr_redirect_stderr)
 {
 	run_inside_a_callback(TW_CLASSIC);
 }
@@ -823,7 +824,8 @@ Test(timer_levels, next_expiry_clears_its_recalc)
 	cr_assert_eq(next, S32 + 1073741823ULL);
 }
 
-Test(timer_levels, run_inside_a_callback_is_a_bug, .signal = SIGABRT)
+Test(timer_levels, run_inside_a_callback_is_a_bug, .signal = SIGABRT,
+     .init = cr_redirect_stderr)
 {
 	run_inside_a_callback(TW_LEVELS);
 }

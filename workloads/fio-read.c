@@ -343,11 +343,13 @@ static int read_frame(struct frame *f, const char *text, char *err)
 	r = ini_parse(text, frame_line, f, &line, why);
 	if (!r)
 		return 0;
-	if (f->located)
+	/* -EALREADY: the handler named the file and line itself (an
+	 * earlier one, such as the header of the section) */
+	if (f->located || r == -EALREADY)
 		memcpy(err, why, ERR_MAX);
 	else
 		input_error(err, "%s:%u: %s", f->file, line, why);
-	return r;
+	return r == -EALREADY ? -EINVAL : r;
 }
 
 int fio_read_text(const char *text, const char *origin, ini_handler fn,

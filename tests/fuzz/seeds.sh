@@ -88,6 +88,8 @@ iodepth\n1..128*2
 bs\n4k..64k*2
 runtime\n10ms..50ms+10ms
 selector\nst,hst,ql
+selector\nst,hst:clock=jiffies,ktime:hz=100..1000+900,ql
+selector\nrr,ioa:path.sdd.path_args=1:path.sdj.service=exp:1ms,lognormal:1ms\\,1.5
 scenario\n../x,hst-bio-mpath
 1,2,3..5
 \n1..100000
