@@ -490,6 +490,17 @@ def others_write(st):
         bool(st.st_mode & stat.S_IWOTH and not st.st_mode & stat.S_ISVTX)
 
 
+def make_dir(path):
+    """path made a directory, mode 0700, unless something is there
+    already (which the caller then checks); else status 2."""
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as e:
+        die_bad("cannot create %s: %s" % (path, e.strerror))
+
+
 def private_dir(path, own, hint):
     """path made a directory of ours alone, or refused (status 2, hint
     the way out); returns it with the links above it resolved, the path
@@ -524,12 +535,7 @@ def private_dir(path, own, hint):
     cur = base
     for name in names:
         cur = os.path.join(cur, name)
-        try:
-            os.mkdir(cur, 0o700)
-        except FileExistsError:
-            pass
-        except OSError as e:
-            die_bad("cannot create %s: %s" % (cur, e.strerror))
+        make_dir(cur)
         st = os.lstat(cur)
         why = not_ours(st)
         if why:
@@ -545,12 +551,7 @@ def private_entry(path, isdir=True, make=False):
     a link), else it is refused, status 2.  A directory is set to mode
     0700."""
     if make:
-        try:
-            os.mkdir(path, 0o700)
-        except FileExistsError:
-            pass
-        except OSError as e:
-            die_bad("cannot create %s: %s" % (path, e.strerror))
+        make_dir(path)
     try:
         st = os.lstat(path)
     except FileNotFoundError:
