@@ -278,7 +278,7 @@ static size_t key_at(const char *s)
 
 	if (!isalpha((unsigned char)*s) && *s != '_')
 		return 0;
-	while (isalnum((unsigned char)s[n]) || strchr("_.-", s[n]))
+	while (isalnum((unsigned char)s[n]) || (s[n] && strchr("_.-", s[n])))
 		n++;
 	return s[n] == '=' ? n : 0;
 }
